@@ -1,0 +1,201 @@
+"""``qgpu``: compile CUDA for the machine and run kernels on it.
+
+Errors are printed as one message (``file:line: error: ...``), never a traceback;
+exit status 2 for bad input, 1 for a kernel that faulted at run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from compiler.errors import LaunchError, QgpuError
+from compiler.machine.config import DEFAULT
+from compiler.machine.semantics import s32
+
+USAGE_EXAMPLES = """\
+examples:
+  qgpu compile samples/dot.cu
+  qgpu run samples/dot.cu                      # launch and inputs from the sample's '// qgpu:' lines
+  qgpu run samples/dot.cu --grid 1 --block 4 a=1,2,3 b=4,5,6 out=zeros:1 n=3 --json
+"""
+
+RUN_HELP = """\
+Run a kernel on the machine and print the final contents of every pointer argument.
+
+Arguments NAME=VALUES name the kernel's CUDA parameters: a pointer parameter takes
+comma-separated ints (e.g. a=1,2,-3) or zeros:N; a scalar parameter takes one int.
+Values outside the signed range may be given as unsigned (e.g. 4294967295 or 0xffffffff).
+Launch configuration and arguments not given on the command line are taken from
+the file's '// qgpu:' header lines, when it has them.
+
+With --json, one JSON object is printed: {"kernel", "grid", "block", "backend",
+"steps", "arrays": {name: [ints]}}; values are printed signed or unsigned as the
+parameter's CUDA type says. --trace adds the launch trace (every EXEC step).
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 with usage; keep that, shorter
+        self.print_usage(sys.stderr)
+        print(f"qgpu: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="qgpu", description="qgpu: a 4-lane SIMT GPU compiled into a Qwen3.5 model. "
+                "This tool compiles CUDA kernels for the machine and runs them.",
+                epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    c = sub.add_parser("compile", help="show the PTX and the machine blocks of a kernel",
+                       description="Compile a CUDA file and print its PTX and the block listing (ROM image).",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("file", help="CUDA source file (.cu)")
+    c.add_argument("--kernel", help="kernel to compile when the file has several")
+    c.add_argument("--no-ptx", action="store_true", help="print only the block listing")
+    c.add_argument("--json", action="store_true", help="print the program as JSON")
+
+    r = sub.add_parser("run", help="run a kernel and print its output arrays", description=RUN_HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("file", help="CUDA source file (.cu)")
+    r.add_argument("args", nargs="*", metavar="NAME=VALUES", help="kernel arguments")
+    r.add_argument("--grid", type=int, help="number of CTAs (1-D)")
+    r.add_argument("--block", type=int, help="threads per CTA (1-D)")
+    r.add_argument("--kernel", help="kernel to run when the file has several")
+    r.add_argument("--backend", choices=["interp"], default="interp",
+                   help="what executes the launch: 'interp' = the reference interpreter "
+                        "(the model backend comes with the GPU circuit)")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    r.add_argument("--trace", action="store_true", help="also print the launch trace")
+    r.add_argument("--max-steps", type=int, default=DEFAULT.max_steps,
+                   help=f"stop a runaway kernel after this many EXEC steps (default {DEFAULT.max_steps})")
+    return p
+
+
+def _split_args(argv: list[str]) -> list[str]:
+    return argv
+
+
+def cmd_compile(ns: argparse.Namespace) -> int:
+    from compiler.kernel_compiler import compile_file
+
+    prog = compile_file(ns.file, ns.kernel)
+    if ns.json:
+        from compiler.program_io import program_to_json
+
+        print(json.dumps(program_to_json(prog), indent=1))
+        return 0
+    if not ns.no_ptx:
+        print(f"// ===== PTX of {ns.file} =====")
+        print(prog.ptx.rstrip())
+        print()
+    print(f"; ===== machine blocks: kernel {prog.kernel} =====")
+    print(f"; {len(prog.blocks)} of {DEFAULT.rom_blocks} ROM blocks, {prog.regs_used} of "
+          f"{DEFAULT.usable_regs} registers, {prog.preds_used} of {DEFAULT.preds} predicates, "
+          f"{prog.shared_words} shared words per CTA")
+    params = ", ".join(f"{i}: {p.ctype} {p.name}" for i, p in enumerate(prog.params))
+    print(f"; params: {params or 'none'}")
+    print(prog.listing())
+    return 0
+
+
+def cmd_run(ns: argparse.Namespace) -> int:
+    from compiler.kernel_compiler import compile_file
+    from engine.interpreter import Interpreter
+    from engine.launch import build_launch, parse_assignments, read_header
+
+    header = read_header(ns.file)
+    hdr = _parse_header(header, ns.file)
+    kernel = ns.kernel or hdr.kernel
+    prog = compile_file(ns.file, kernel)
+    assigned = parse_assignments(hdr.args)
+    assigned.update(parse_assignments(ns.args))
+    grid = ns.grid if ns.grid is not None else hdr.grid
+    block = ns.block if ns.block is not None else hdr.block
+    if grid is None or block is None:
+        raise LaunchError("give the launch configuration: --grid G --block B "
+                          "(or put '// qgpu: --grid G --block B ...' in the file)")
+    launch = build_launch(prog, grid, block, assigned)
+    interp = Interpreter(prog, launch, max_steps=ns.max_steps)
+    result = interp.run()
+    arrays = {}
+    for p in prog.params:
+        if p.is_pointer:
+            vals = result.arrays[p.name]
+            arrays[p.name] = list(vals) if p.unsigned else [s32(v) for v in vals]
+    if ns.json:
+        out = {"kernel": prog.kernel, "grid": grid, "block": block, "backend": ns.backend,
+               "steps": len(result.trace), "arrays": arrays}
+        if ns.trace:
+            out["trace"] = [ev.to_json() for ev in result.trace]
+        print(json.dumps(out))
+        return 0
+    if ns.trace:
+        for ev in result.trace:
+            print(f"step {ev.step:4d}  EXEC(B{ev.block},w{ev.warp})  lanes {ev.mask:0{DEFAULT.lanes}b}"[::1])
+    print(f"kernel {prog.kernel}: grid {grid} x block {block}, {len(result.trace)} EXEC steps ({ns.backend})")
+    width = max(len(n) for n in arrays) if arrays else 0
+    for name, vals in arrays.items():
+        print(f"  {name:<{width}} = [{', '.join(str(v) for v in vals)}]")
+    return 0
+
+
+class _Header:
+    def __init__(self) -> None:
+        self.grid: int | None = None
+        self.block: int | None = None
+        self.kernel: str | None = None
+        self.args: list[str] = []
+
+
+def _parse_header(words: list[str], path: str) -> _Header:
+    h = _Header()
+    it = iter(words)
+    for w in it:
+        if w in ("--grid", "--block", "--kernel"):
+            v = next(it, None)
+            if v is None:
+                raise LaunchError(f"{path}: '// qgpu:' header: {w} needs a value")
+            if w == "--kernel":
+                h.kernel = v
+            else:
+                try:
+                    setattr(h, w[2:], int(v))
+                except ValueError:
+                    raise LaunchError(f"{path}: '// qgpu:' header: {w} {v!r} is not an integer") from None
+        elif w.startswith("--"):
+            raise LaunchError(f"{path}: '// qgpu:' header: unknown option {w}")
+        else:
+            h.args.append(w)
+    return h
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    try:
+        if ns.command == "compile":
+            return cmd_compile(ns)
+        return cmd_run(ns)
+    except QgpuError as e:
+        loc = e.location()
+        print(f"{loc}error: {e.message}", file=sys.stderr)
+        if e.detail:
+            print(e.detail, file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

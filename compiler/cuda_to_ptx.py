@@ -1,0 +1,173 @@
+"""CUDA source -> PTX text, with nvcc when it is on PATH, else clang's NVPTX backend.
+
+``QGPU_CUDA_COMPILER=nvcc|clang`` forces one; ``CLANG`` names the clang binary.
+Clang is run without any CUDA SDK (``-nocudainc``) on our own small header,
+``compiler/cuda/qgpu_cuda.h``. Results are cached by source and command line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.errors import CompileError
+
+HEADER = Path(__file__).parent / "cuda" / "qgpu_cuda.h"
+CACHE_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    name: str  # "nvcc" or "clang"
+    path: str
+
+    def command(self, src: Path, out: Path) -> list[str]:
+        if self.name == "nvcc":
+            return [self.path, "-ptx", "-O3", "-lineinfo", "-arch=sm_75", str(src), "-o", str(out)]
+        # +ptx70: clang 14 enables no PTX version of its own without a CUDA SDK it
+        # recognises, and the *_sync builtins need one.
+        return [self.path, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70",
+                "-nocudainc", "-nocudalib", "-Xclang", "-target-feature", "-Xclang", "+ptx70",
+                "-Wno-unknown-cuda-version", "-O3", "-gline-tables-only", "-S",
+                "-include", str(HEADER), str(src), "-o", str(out)]
+
+
+def find_toolchain() -> Toolchain:
+    forced = os.environ.get("QGPU_CUDA_COMPILER", "").strip().lower()
+    clang_env = os.environ.get("CLANG")
+    nvcc = shutil.which("nvcc")
+    clang = clang_env or shutil.which("clang") or shutil.which("clang-14") or shutil.which("clang-15")
+    if forced == "nvcc" or (not forced and nvcc):
+        if not nvcc:
+            raise CompileError("QGPU_CUDA_COMPILER=nvcc but nvcc is not on PATH")
+        return Toolchain("nvcc", nvcc)
+    if forced in ("", "clang"):
+        if clang and (clang_env or shutil.which(clang)):
+            return Toolchain("clang", clang)
+        raise CompileError(
+            "no CUDA compiler found: install nvcc (CUDA toolkit) or clang with the NVPTX backend "
+            "(e.g. 'apt-get install clang'), or set CLANG=/path/to/clang")
+    raise CompileError(f"QGPU_CUDA_COMPILER must be 'nvcc' or 'clang', not {forced!r}")
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("QGPU_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "qgpu")
+    return Path(base) / "ptx"
+
+
+_NVCC_DIAG = re.compile(r"^(?P<file>.*?)\((?P<line>\d+)\): (?P<kind>error|catastrophic error)[^:]*: (?P<msg>.*)$")
+_CLANG_DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):\d+: (?P<kind>error|fatal error): (?P<msg>.*)$")
+
+
+def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None) -> str:
+    """Compile ``source`` (read from ``filename``, used for messages) to PTX text."""
+    tc = toolchain or find_toolchain()
+    key = hashlib.sha256("\0".join([CACHE_VERSION, tc.name, tc.path, source,
+                                    HEADER.read_text() if tc.name == "clang" else ""]).encode()).hexdigest()
+    cached = _cache_dir() / f"{key}.ptx"
+    if cached.exists():
+        return cached.read_text()
+    with tempfile.TemporaryDirectory(prefix="qgpu-") as tmp:
+        src = Path(tmp) / Path(filename).name
+        if src.suffix != ".cu":
+            src = src.with_suffix(".cu")
+        src.write_text(source)
+        out = Path(tmp) / "out.ptx"
+        try:
+            proc = subprocess.run(tc.command(src, out), capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise CompileError(f"{tc.name} took longer than 120 s", file=filename) from None
+        if proc.returncode != 0 or not out.exists():
+            raise _compiler_error(proc.stderr + proc.stdout, filename, src, tc.name)
+        ptx = out.read_text()
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(ptx)
+    except OSError:
+        pass  # a read-only cache only costs time
+    return ptx
+
+
+def _compiler_error(output: str, filename: str, tmp_src: Path, tool: str) -> CompileError:
+    text = output.replace(str(tmp_src), filename)
+    for line in text.splitlines():
+        m = _NVCC_DIAG.match(line) or _CLANG_DIAG.match(line)
+        if m and m.group("file").endswith(Path(filename).name):
+            return CompileError(m.group("msg").strip(), file=filename, line=int(m.group("line")),
+                                detail=f"{tool} said:\n{text.rstrip()}")
+    return CompileError(f"{tool} failed", file=filename, detail=text.rstrip())
+
+
+# --- kernel signatures from the CUDA source --------------------------------------------------
+
+_KERNEL = re.compile(r"__global__\s+(?:(?:static|inline|__launch_bounds__\s*\([^)]*\))\s+)*void\s+(\w+)\s*\(([^)]*)\)",
+                     re.S)
+_UNSIGNED = re.compile(r"\bunsigned\b|\buint32_t\b|\buint\b")
+_SUPPORTED_SCALARS = re.compile(r"^(const\s+)?(signed\s+|unsigned\s+)?(int|uint32_t|int32_t|unsigned|uint)(\s+const)?$")
+
+
+@dataclass(frozen=True)
+class CudaParam:
+    name: str
+    ctype: str
+    is_pointer: bool
+    unsigned: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class CudaKernel:
+    name: str
+    params: tuple[CudaParam, ...]
+    line: int
+
+
+def _strip_comments(src: str) -> str:
+    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
+
+
+def kernel_signatures(source: str, filename: str) -> list[CudaKernel]:
+    """The ``__global__`` functions of a CUDA file, with parameter names and types."""
+    clean = _strip_comments(source)
+    kernels = []
+    for m in _KERNEL.finditer(clean):
+        line = clean.count("\n", 0, m.start()) + 1
+        params = []
+        text = m.group(2).strip()
+        if text and text != "void":
+            for raw in text.split(","):
+                p = " ".join(raw.replace("__restrict__", " ").replace("__restrict", " ").split())
+                pm = re.match(r"^(.*?)(\w+)$", p)
+                if not pm:
+                    raise CompileError(f"cannot read parameter {raw.strip()!r} of kernel {m.group(1)}",
+                                       file=filename, line=line)
+                ctype, name = pm.group(1).strip(), pm.group(2)
+                is_ptr = "*" in ctype
+                base = ctype.replace("*", " ").strip()
+                base = " ".join(base.split())
+                if not _SUPPORTED_SCALARS.match(base):
+                    raise CompileError(
+                        f"parameter '{name}' of kernel {m.group(1)} has type '{ctype}': only int and "
+                        "unsigned values and pointers to them are supported", file=filename, line=line)
+                if is_ptr and ctype.count("*") > 1:
+                    raise CompileError(f"parameter '{name}': pointers to pointers are not supported",
+                                       file=filename, line=line)
+                params.append(CudaParam(name, ctype, is_ptr, bool(_UNSIGNED.search(base)), line))
+        kernels.append(CudaKernel(m.group(1), tuple(params), line))
+    return kernels
+
+
+def ptx_entry_for(name: str, entries: list[str]) -> str | None:
+    """The PTX entry of CUDA kernel ``name``: itself (extern "C") or its C++ mangled form."""
+    if name in entries:
+        return name
+    prefix = f"_Z{len(name)}{name}"
+    hits = [e for e in entries if e.startswith(prefix)]
+    return hits[0] if len(hits) == 1 else None

@@ -1,0 +1,93 @@
+"""Driver of the kernel compiler: CUDA file -> PTX -> machine blocks (a :class:`Program`).
+
+Passes, each in its own module:
+``cuda_to_ptx`` -> ``ptx_parse`` -> ``ptx_to_vcfg`` (instruction selection) ->
+``regalloc`` (r1..r15, p0..p3) -> ``vcfg_to_blocks`` (split to per-pass limits, number).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.cuda_to_ptx import CudaKernel, cuda_to_ptx, kernel_signatures, ptx_entry_for
+from compiler.errors import CompileError
+from compiler.machine.config import DEFAULT, MachineConfig
+from compiler.machine.isa import ParamInfo, Program
+from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
+from compiler.ptx_to_vcfg import lower_kernel
+from compiler.regalloc import allocate
+from compiler.vcfg_to_blocks import split_blocks
+
+
+def compile_file(path: str | Path, kernel: str | None = None, cfg: MachineConfig = DEFAULT) -> Program:
+    p = Path(path)
+    try:
+        source = p.read_text()
+    except FileNotFoundError:
+        raise CompileError("no such file", file=str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompileError(f"cannot read the file: {e}", file=str(path)) from None
+    return compile_cuda(source, str(path), kernel, cfg)
+
+
+def select_kernel(kernels: list[CudaKernel], kernel: str | None, filename: str) -> CudaKernel:
+    if not kernels:
+        raise CompileError("no __global__ kernel found", file=filename)
+    if kernel is None:
+        if len(kernels) > 1:
+            names = ", ".join(k.name for k in kernels)
+            raise CompileError(f"the file has several kernels ({names}): choose one with --kernel",
+                               file=filename)
+        return kernels[0]
+    for k in kernels:
+        if k.name == kernel:
+            return k
+    names = ", ".join(k.name for k in kernels)
+    raise CompileError(f"no kernel named '{kernel}' (the file has: {names})", file=filename)
+
+
+def compile_cuda(source: str, filename: str, kernel: str | None = None,
+                 cfg: MachineConfig = DEFAULT) -> Program:
+    ck = select_kernel(kernel_signatures(source, filename), kernel, filename)
+    ptx = cuda_to_ptx(source, filename)
+    module = parse_ptx(ptx, filename + ".ptx")
+    entry = ptx_entry_for(ck.name, [k.name for k in module.kernels])
+    if entry is None:
+        raise CompileError(f"the compiler produced no PTX entry for kernel '{ck.name}' "
+                           "(templates and overloaded kernels are not supported)", file=filename, line=ck.line)
+    pk = next(k for k in module.kernels if k.name == entry)
+    if len(pk.params) != len(ck.params):
+        raise CompileError(f"kernel '{ck.name}': {len(ck.params)} parameters in the source but "
+                           f"{len(pk.params)} in the PTX", file=filename, line=ck.line)
+    params = [ParamInfo(cp.name, cp.ctype, cp.is_pointer, cp.unsigned) for cp in ck.params]
+    program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals)
+    program.kernel = ck.name
+    program.ptx = ptx
+    program.source = source
+    program.source_path = filename
+    return program
+
+
+def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfig,
+                       ptx_name: str, module_globals=()) -> Program:
+    """The PTX half of the pipeline, usable on hand-written PTX in tests."""
+    for name, line in module_globals:
+        raise CompileError(f"global variable '{name}' is not supported (use kernel parameters)",
+                           file=ptx_name, line=line)
+    shared_offsets: dict[str, int] = {}
+    offset = 0
+    for name, size in pk.shared.items():
+        align = max(4, pk.shared_align.get(name, 4))
+        offset = (offset + align - 1) // align * align
+        shared_offsets[name] = offset
+        offset += size
+    shared_words = (offset + 3) // 4
+    vprog = lower_kernel(pk, ptx_name, shared_offsets)
+    vprog, regs_used, preds_used = allocate(vprog, cfg, ptx_name)
+    blocks = split_blocks(vprog, cfg, ptx_name)
+    cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
+    for b in blocks:
+        b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
+    return Program(kernel=pk.name, blocks=blocks, params=params,
+                   shared_words=shared_words, regs_used=regs_used, preds_used=preds_used,
+                   shared_symbols=shared_offsets)

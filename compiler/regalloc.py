@@ -1,0 +1,182 @@
+"""Virtual registers -> the machine's registers (r1..r15, p0..p3), by liveness.
+
+Builds an interference graph from per-instruction liveness, colours it
+Chaitin/Briggs-style (simplify, optimistic push, biased select so that both ends
+of a move share a register and the move disappears), and reports the program
+point of highest pressure when a kernel needs more registers than a lane has.
+There is no spilling: the 126-word memory is too small to spend on it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from compiler.cfg import VProgram
+from compiler.errors import CompileError
+from compiler.machine.config import MachineConfig
+from compiler.machine.isa import Guard, Instr, Op, Pred, Reg
+
+Var = Reg | Pred
+
+
+def _virtual(v: object) -> bool:
+    return isinstance(v, (Reg, Pred)) and isinstance(v.n, str)
+
+
+def _uses(ins: Instr) -> list[Var]:
+    used = [v for v in ins.regs_read() if _virtual(v)]
+    if ins.guard is not None:
+        # a guarded write keeps the old value in lanes where the guard fails
+        used += [d for d in ins.regs_written() if _virtual(d)]
+    if ins.op is Op.SHFL and ins.dst2 is not None and _virtual(ins.dst2):
+        pass
+    return used
+
+
+def _defs(ins: Instr) -> list[Var]:
+    return [d for d in ins.regs_written() if _virtual(d)]
+
+
+def liveness(prog: VProgram) -> dict[str, set[Var]]:
+    """Live-in set of every block."""
+    by = prog.by_label()
+    live_in: dict[str, set[Var]] = {b.label: set() for b in prog.blocks}
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(prog.blocks):
+            live = set()
+            for s in b.succs():
+                live |= live_in.get(s, set())
+            live |= _term_uses(b)
+            for ins in reversed(b.instrs):
+                live -= set(_defs(ins)) - set(_uses(ins))
+                live |= set(_uses(ins))
+            if live != live_in[b.label]:
+                live_in[b.label] = live
+                changed = True
+    del by
+    return live_in
+
+
+def _term_uses(b) -> set[Var]:
+    g: Guard | None = getattr(b.term, "guard", None)
+    return {g.pred} if g is not None and _virtual(g.pred) else set()
+
+
+def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgram, int, int]:
+    """Rewrite ``prog`` onto physical registers. Returns (program, regs used, preds used)."""
+    live_in = liveness(prog)
+    edges: dict[Var, set[Var]] = defaultdict(set)
+    moves: dict[Var, set[Var]] = defaultdict(set)
+    nodes: set[Var] = set()
+    pressure: list[tuple[int, int | None, str]] = []  # (live regs, ptx line, kind)
+
+    def interfere(a: Var, b: Var) -> None:
+        if a != b and type(a) is type(b):
+            edges[a].add(b)
+            edges[b].add(a)
+
+    for b in prog.blocks:
+        live: set[Var] = set()
+        for s in b.succs():
+            live |= live_in.get(s, set())
+        live |= _term_uses(b)
+        nodes |= live
+        for ins in reversed(b.instrs):
+            defs, uses = _defs(ins), _uses(ins)
+            nodes |= set(defs) | set(uses)
+            skip = set()
+            if ins.op in (Op.MOV, Op.PMOV) and _virtual(ins.srcs[0]) and ins.guard is None:
+                skip = {ins.srcs[0]}
+                moves[ins.dst].add(ins.srcs[0])
+                moves[ins.srcs[0]].add(ins.dst)
+            for d in defs:
+                for v in live - skip:
+                    interfere(d, v)
+            if len(defs) == 2:
+                interfere(defs[0], defs[1])
+            live -= set(defs)
+            live |= set(uses)
+            nreg = sum(1 for v in live if isinstance(v, Reg))
+            pressure.append((nreg + sum(1 for d in defs if isinstance(d, Reg) and d not in live),
+                             ins.line, "reg"))
+            npred = sum(1 for v in live if isinstance(v, Pred))
+            pressure.append((npred, ins.line, "pred"))
+
+    colours: dict[Var, int] = {}
+    for kind, k, first in ((Reg, cfg.usable_regs, 1), (Pred, cfg.preds, 0)):
+        group = [n for n in nodes if isinstance(n, kind)]
+        ok = _colour(group, edges, moves, k, first, colours)
+        if not ok:
+            worst = max((p for p in pressure if p[2] == ("reg" if kind is Reg else "pred")),
+                        key=lambda p: p[0], default=(0, None, ""))
+            what = "registers" if kind is Reg else "predicate registers"
+            raise CompileError(
+                f"the kernel needs more {what} than a lane has ({k}); "
+                f"{worst[0]} values are live at once around this PTX line",
+                file=filename, line=worst[1],
+                detail="Simplify the kernel: fewer values alive at the same time "
+                       "(e.g. add '#pragma unroll 1' to unrolled loops).")
+    out = []
+    for b in prog.blocks:
+        instrs = []
+        for ins in b.instrs:
+            new = _rewrite(ins, colours)
+            if new.op in (Op.MOV, Op.PMOV) and new.guard is None and new.dst == new.srcs[0]:
+                continue  # coalesced move
+            instrs.append(new)
+        b.instrs = instrs
+        b.term = _rewrite_term(b.term, colours)
+        out.append(b)
+    regs_used = max([c for v, c in colours.items() if isinstance(v, Reg)], default=0)
+    preds_used = 1 + max([c for v, c in colours.items() if isinstance(v, Pred)], default=-1)
+    return VProgram(out), regs_used, preds_used
+
+
+def _colour(group: list[Var], edges, moves, k: int, first: int, colours: dict[Var, int]) -> bool:
+    remaining = set(group)
+    stack: list[Var] = []
+    degree = {n: len(edges[n] & remaining) for n in remaining}
+    order = sorted(remaining, key=str)
+    while remaining:
+        low = [n for n in order if n in remaining and degree[n] < k]
+        pick = low[0] if low else max((n for n in order if n in remaining), key=lambda n: degree[n])
+        stack.append(pick)
+        remaining.discard(pick)
+        for m in edges[pick]:
+            if m in remaining:
+                degree[m] -= 1
+    ok = True
+    while stack:
+        n = stack.pop()
+        taken = {colours[m] for m in edges[n] if m in colours}
+        free = [c for c in range(first, first + k) if c not in taken]
+        if not free:
+            ok = False
+            continue
+        preferred = [colours[m] for m in moves.get(n, ()) if m in colours and colours[m] in free]
+        colours[n] = preferred[0] if preferred else free[0]
+    return ok
+
+
+def _sub(v, colours):
+    if _virtual(v):
+        return type(v)(colours[v])
+    return v
+
+
+def _rewrite(ins: Instr, colours) -> Instr:
+    guard = Guard(_sub(ins.guard.pred, colours), ins.guard.negate) if ins.guard else None
+    return Instr(ins.op, _sub(ins.dst, colours) if ins.dst is not None else None,
+                 tuple(_sub(s, colours) for s in ins.srcs), ins.mod, guard,
+                 _sub(ins.dst2, colours) if ins.dst2 is not None else None, ins.line)
+
+
+def _rewrite_term(term, colours):
+    g = getattr(term, "guard", None)
+    if g is None:
+        return term
+    from dataclasses import replace
+
+    return replace(term, guard=Guard(_sub(g.pred, colours), g.negate))

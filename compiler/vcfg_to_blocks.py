@@ -1,0 +1,75 @@
+"""Allocated CFG -> ROM blocks: split basic blocks to the per-pass limits, number them.
+
+Blocks keep PTX text order, so a block's index (its PC) grows along the source;
+the interpreter's reconvergence rule (run the lowest PC first) relies on that.
+"""
+
+from __future__ import annotations
+
+from compiler.cfg import VProgram
+from compiler.errors import CompileError
+from compiler.machine.config import MachineConfig
+from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Instr, Jump, Op, Terminator
+
+
+def _fits(chunk: list[Instr], ins: Instr, cfg: MachineConfig) -> bool:
+    lim = cfg.block
+    new = chunk + [ins]
+    if len(new) > lim.max_instrs:
+        return False
+    writes = {d for i in new for d in i.regs_written() if d != ZERO}  # r0 writes are discarded
+    if len(writes) > lim.max_reg_writes:
+        return False
+    mem = [i for i in new if i.op in (Op.LD, Op.ST, Op.ATOM)]
+    if len(mem) > lim.max_mem_ops:
+        return False
+    stores = [i for i in new if i.op in (Op.ST, Op.ATOM)]
+    if len(stores) > lim.max_stores:
+        return False
+    if ins.op in (Op.LD, Op.ATOM) and any(i.op in (Op.ST, Op.ATOM) for i in chunk):
+        return False  # memory is read before the pass's writes land
+    return True
+
+
+def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Block]:
+    pieces: list[tuple[str, list[Instr], Terminator | None, int]] = []
+    first_of: dict[str, int] = {}
+    for vb in prog.blocks:
+        chunks: list[list[Instr]] = [[]]
+        for ins in vb.instrs:
+            if not _fits(chunks[-1], ins, cfg):
+                if not chunks[-1]:
+                    raise CompileError(f"instruction '{ins}' alone exceeds the per-block limits",
+                                       file=filename, line=ins.line)
+                chunks.append([])
+            chunks[-1].append(ins)
+        first_of[vb.label] = len(pieces)
+        for k, chunk in enumerate(chunks):
+            last = k == len(chunks) - 1
+            pieces.append((vb.label if k == 0 else f"{vb.label}.{k}", chunk, vb.term if last else None,
+                           vb.ptx_line))
+    if len(pieces) > cfg.rom_blocks:
+        raise CompileError(
+            f"the program needs {len(pieces)} blocks but the ROM holds {cfg.rom_blocks} "
+            f"(over by {len(pieces) - cfg.rom_blocks})", file=filename,
+            detail="Make the kernel smaller: fewer branches, '#pragma unroll 1' on loops.")
+
+    def idx(label) -> int:
+        return first_of[str(label)]
+
+    blocks = []
+    for i, (label, chunk, term, line) in enumerate(pieces):
+        if term is None:
+            t: Terminator = Jump(i + 1)
+        elif isinstance(term, Jump):
+            t = Jump(idx(term.target))
+        elif isinstance(term, Branch):
+            t = Branch(term.guard, idx(term.target), idx(term.fallthrough))
+        elif isinstance(term, Barrier):
+            t = Barrier(idx(term.target))
+        else:
+            assert isinstance(term, Exit)
+            t = Exit(term.guard, idx(term.fallthrough) if term.fallthrough is not None else None)
+        ptx_lines = tuple(sorted({ins.line for ins in chunk if ins.line})) or ((line,) if line else ())
+        blocks.append(Block(i, chunk, t, ptx_lines=ptx_lines, label=label))
+    return blocks
