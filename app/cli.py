@@ -76,10 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _split_args(argv: list[str]) -> list[str]:
-    return argv
-
-
 def cmd_compile(ns: argparse.Namespace) -> int:
     from compiler.kernel_compiler import compile_file
 
@@ -108,8 +104,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
     from engine.interpreter import Interpreter
     from engine.launch import build_launch, parse_assignments, read_header
 
-    header = read_header(ns.file)
-    hdr = _parse_header(header, ns.file)
+    hdr = read_header(ns.file)
     kernel = ns.kernel or hdr.kernel
     prog = compile_file(ns.file, kernel)
     assigned = parse_assignments(hdr.args)
@@ -136,7 +131,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
         return 0
     if ns.trace:
         for ev in result.trace:
-            print(f"step {ev.step:4d}  EXEC(B{ev.block},w{ev.warp})  lanes {ev.mask:0{DEFAULT.lanes}b}"[::1])
+            lanes = "".join("x" if ev.mask >> i & 1 else "." for i in range(DEFAULT.lanes))
+            print(f"step {ev.step:4d}  EXEC(B{ev.block},w{ev.warp})  lanes {lanes}")
     print(f"kernel {prog.kernel}: grid {grid} x block {block}, {len(result.trace)} EXEC steps ({ns.backend})")
     width = max(len(n) for n in arrays) if arrays else 0
     for name, vals in arrays.items():
@@ -144,39 +140,16 @@ def cmd_run(ns: argparse.Namespace) -> int:
     return 0
 
 
-class _Header:
-    def __init__(self) -> None:
-        self.grid: int | None = None
-        self.block: int | None = None
-        self.kernel: str | None = None
-        self.args: list[str] = []
-
-
-def _parse_header(words: list[str], path: str) -> _Header:
-    h = _Header()
-    it = iter(words)
-    for w in it:
-        if w in ("--grid", "--block", "--kernel"):
-            v = next(it, None)
-            if v is None:
-                raise LaunchError(f"{path}: '// qgpu:' header: {w} needs a value")
-            if w == "--kernel":
-                h.kernel = v
-            else:
-                try:
-                    setattr(h, w[2:], int(v))
-                except ValueError:
-                    raise LaunchError(f"{path}: '// qgpu:' header: {w} {v!r} is not an integer") from None
-        elif w.startswith("--"):
-            raise LaunchError(f"{path}: '// qgpu:' header: unknown option {w}")
-        else:
-            h.args.append(w)
-    return h
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    ns = parser.parse_args(argv)
+    # NAME=VALUES may come before, between or after options (argparse alone
+    # stops collecting positionals at the first option)
+    ns, extra = parser.parse_known_args(argv)
+    stray = [a for a in extra if a.startswith("-") or ns.command != "run"]
+    if stray:
+        parser.error(f"unrecognized arguments: {' '.join(stray)}")
+    if extra:
+        ns.args = list(ns.args) + extra
     try:
         if ns.command == "compile":
             return cmd_compile(ns)

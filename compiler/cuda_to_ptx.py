@@ -110,7 +110,7 @@ def _compiler_error(output: str, filename: str, tmp_src: Path, tool: str) -> Com
 _KERNEL = re.compile(r"__global__\s+(?:(?:static|inline|__launch_bounds__\s*\([^)]*\))\s+)*void\s+(\w+)\s*\(([^)]*)\)",
                      re.S)
 _UNSIGNED = re.compile(r"\bunsigned\b|\buint32_t\b|\buint\b")
-_SUPPORTED_SCALARS = re.compile(r"^(const\s+)?(signed\s+|unsigned\s+)?(int|uint32_t|int32_t|unsigned|uint)(\s+const)?$")
+_SUPPORTED_SCALARS = re.compile(r"^((?:const|volatile)\s+)*(signed\s+|unsigned\s+)?(int|uint32_t|int32_t|unsigned|uint)(\s+const)?$")
 
 
 @dataclass(frozen=True)

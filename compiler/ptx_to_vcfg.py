@@ -245,6 +245,8 @@ class _Lowerer:
         base = ins.base
         if base in _IGNORED or (base == "bar" and "warp" in ins.parts):
             return
+        if any(p in ("f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32") for p in ins.parts[1:]):
+            raise c.err(f"floating-point instruction '{ins.opcode}' is not supported (integer kernels only)")
         fn = getattr(self, f"op_{base}", None)
         if fn is None:
             raise c.err(f"unsupported PTX instruction '{ins.opcode}'")

@@ -104,17 +104,50 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
     return out
 
 
-def read_header(path: str | Path) -> list[str]:
-    """The launch a sample carries: arguments on ``// qgpu:`` lines, in command-line form."""
-    words: list[str] = []
+@dataclass
+class SampleHeader:
+    """The launch a kernel file carries on ``// qgpu:`` lines, in command-line form.
+
+    Example: ``// qgpu: --grid 1 --block 4 a=1,2,3 out=zeros:3 n=3``.
+    """
+
+    grid: int | None = None
+    block: int | None = None
+    kernel: str | None = None
+    args: list[str] = field(default_factory=list)
+
+
+def read_header(path: str | Path) -> SampleHeader:
     try:
         text = Path(path).read_text()
     except (OSError, UnicodeDecodeError):
-        return words
-    for line in text.splitlines():
+        return SampleHeader()  # the compiler reports unreadable files
+    words: list[str] = []
+    for n, line in enumerate(text.splitlines(), 1):
         if line.strip().startswith(HEADER_TAG):
-            words += shlex.split(line.strip()[len(HEADER_TAG):])
-    return words
+            try:
+                words += shlex.split(line.strip()[len(HEADER_TAG):])
+            except ValueError as e:
+                raise LaunchError(f"'{HEADER_TAG}' header: {e}", file=str(path), line=n) from None
+    h = SampleHeader()
+    it = iter(words)
+    for w in it:
+        if w in ("--grid", "--block", "--kernel"):
+            v = next(it, None)
+            if v is None:
+                raise LaunchError(f"'{HEADER_TAG}' header: {w} needs a value", file=str(path))
+            if w == "--kernel":
+                h.kernel = v
+                continue
+            try:
+                setattr(h, w[2:], int(v))
+            except ValueError:
+                raise LaunchError(f"'{HEADER_TAG}' header: {w} {v!r} is not an integer", file=str(path)) from None
+        elif w.startswith("--"):
+            raise LaunchError(f"'{HEADER_TAG}' header: unknown option {w}", file=str(path))
+        else:
+            h.args.append(w)
+    return h
 
 
 def build_launch(program: Program, grid: int, block: int, raw_args: dict[str, str],

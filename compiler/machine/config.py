@@ -47,6 +47,7 @@ class MachineConfig:
     mem_words: int = 126
     """Words of 32-bit memory shared by global arrays and every CTA's shared memory."""
     word_bits: int = 32
+    """Bits per register and memory word (int32, two's complement)."""
     max_steps: int = 4096
     """EXEC steps after which a launch is stopped as a runaway (interpreter guard)."""
     block: BlockLimits = field(default_factory=BlockLimits)

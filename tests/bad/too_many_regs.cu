@@ -1,0 +1,19 @@
+// Over-size: 20 loaded values stay alive across a loop that rotates them, plus
+// the loop counter, so at least 21 values are live at once; a lane has 15 registers.
+__global__ void too_many_regs(const int* a, int* out, int n) {
+    int v0 = a[0], v1 = a[1], v2 = a[2], v3 = a[3], v4 = a[4];
+    int v5 = a[5], v6 = a[6], v7 = a[7], v8 = a[8], v9 = a[9];
+    int v10 = a[10], v11 = a[11], v12 = a[12], v13 = a[13], v14 = a[14];
+    int v15 = a[15], v16 = a[16], v17 = a[17], v18 = a[18], v19 = a[19];
+#pragma unroll 1
+    for (int k = 0; k < n; k++) {  // BAD: everything below is live around this loop
+        int t = v0;
+        v0 = v1 ^ k;  v1 = v2 + k;  v2 = v3 * 3;  v3 = v4 - k;  v4 = v5 ^ v0;
+        v5 = v6 + 1;  v6 = v7 ^ k;  v7 = v8 + v1; v8 = v9 * 5;  v9 = v10 - 1;
+        v10 = v11 ^ 7; v11 = v12 + k; v12 = v13 * 9; v13 = v14 ^ v2; v14 = v15 + 3;
+        v15 = v16 ^ k; v16 = v17 + 11; v17 = v18 * 13; v18 = v19 ^ v3; v19 = t + k;
+    }
+    int i = threadIdx.x;
+    out[i] = v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9
+           + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18 + v19;
+}

@@ -1,0 +1,234 @@
+"""PTX lowering on hand-written PTX: 64-bit halves, expansions, guards, allocation limits.
+
+Expected values are computed here in plain Python from the PTX's documented meaning.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.errors import CompileError
+from compiler.machine.isa import ParamInfo
+from ptx_helpers import kernel_ptx, compile_ptx, run_out, OUT
+
+M = 0xFFFFFFFF
+X = [ParamInfo("x", "unsigned", False, True)]
+PROLOGUE = "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd1, %rd1;\nld.param.u32 %r1, [k_param_1];\n"
+
+
+def run_x(body: str, x: int, n_out: int = 1) -> list[int]:
+    return run_out(PROLOGUE + body + "\nret;", n_out, extra_params=X, args={"x": str(x)})
+
+
+@pytest.mark.parametrize("x", [0, 1, 5, 0xFFFFFFFF, 0x80000000])
+def test_add64_carry_reaches_high_half(x):
+    body = """
+    cvt.u64.u32 %rd2, %r1;
+    add.s64 %rd3, %rd2, 4294967295;
+    shr.u64 %rd4, %rd3, 32;
+    cvt.u32.u64 %r2, %rd4;
+    st.global.u32 [%rd1], %r2;
+    cvt.u32.u64 %r3, %rd3;
+    st.global.u32 [%rd1+4], %r3;"""
+    total = x + 0xFFFFFFFF
+    assert run_x(body, x, 2) == [total >> 32, total & M]
+
+
+@pytest.mark.parametrize("x", [0, 3, 7, 100, 0xFFFFFFFF, 0x80000001])
+def test_sub64_borrow(x):
+    body = """
+    cvt.u64.u32 %rd2, %r1;
+    sub.s64 %rd3, %rd2, 5;
+    shr.u64 %rd4, %rd3, 32;
+    cvt.u32.u64 %r2, %rd4;
+    st.global.u32 [%rd1], %r2;"""
+    assert run_x(body, x) == [((x - 5) % (1 << 64)) >> 32]
+
+
+@pytest.mark.parametrize("x", [0, 1, 2, 3, 100, 12345, 0xFFFFFFFF, 0x80000000])
+def test_unsigned_div3_by_mulwide_and_shift(x):
+    # what nvcc emits for x / 3u
+    body = """
+    mul.wide.u32 %rd2, %r1, -1431655765;
+    shr.u64 %rd3, %rd2, 33;
+    cvt.u32.u64 %r2, %rd3;
+    st.global.u32 [%rd1], %r2;"""
+    assert run_x(body, x) == [x // 3]
+
+
+@pytest.mark.parametrize("x", [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF])
+def test_mulwide_signed_high_half(x):
+    body = """
+    mul.wide.s32 %rd2, %r1, -3;
+    shr.s64 %rd3, %rd2, 32;
+    cvt.u32.u64 %r2, %rd3;
+    st.global.u32 [%rd1], %r2;"""
+    sx = x - (1 << 32) if x >> 31 else x
+    assert run_x(body, x) == [((sx * -3) >> 32) & M]
+
+
+@pytest.mark.parametrize("x", [0, 1, 5, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF])
+def test_setp64_signed_and_unsigned(x):
+    body = """
+    cvt.s64.s32 %rd2, %r1;
+    setp.lt.s64 %p1, %rd2, 3;
+    selp.u32 %r2, 1, 0, %p1;
+    st.global.u32 [%rd1], %r2;
+    setp.lt.u64 %p2, %rd2, 3;
+    selp.u32 %r3, 1, 0, %p2;
+    st.global.u32 [%rd1+4], %r3;
+    setp.ne.s64 %p3, %rd2, 5;
+    selp.u32 %r4, 1, 0, %p3;
+    st.global.u32 [%rd1+8], %r4;"""
+    sx = x - (1 << 32) if x >> 31 else x
+    ux64 = sx % (1 << 64)
+    assert run_x(body, x, 3) == [int(sx < 3), int(ux64 < 3), int(sx != 5)]
+
+
+@pytest.mark.parametrize("k", [0, 4, 31, 32, 36])
+def test_shl64_constant(k):
+    x = 0x89ABCDEF
+    body = f"""
+    cvt.u64.u32 %rd2, %r1;
+    shl.b64 %rd3, %rd2, {k};
+    shr.u64 %rd4, %rd3, 32;
+    cvt.u32.u64 %r2, %rd4;
+    cvt.u32.u64 %r3, %rd3;
+    st.global.u32 [%rd1], %r2;
+    st.global.u32 [%rd1+4], %r3;"""
+    v = (x << k) % (1 << 64)
+    assert run_x(body, x, 2) == [v >> 32, v & M]
+
+
+@pytest.mark.parametrize("x,y", [(3, 5), (0xFFFFFFFF, 0xFFFFFFFF), (0x12345678, 0x9ABCDEF0)])
+def test_mul64_low_and_high(x, y):
+    body = f"""
+    cvt.u64.u32 %rd2, %r1;
+    mov.u64 %rd5, {y};
+    mul.lo.s64 %rd3, %rd2, %rd5;
+    shr.u64 %rd4, %rd3, 32;
+    cvt.u32.u64 %r2, %rd4;
+    st.global.u32 [%rd1], %r2;"""
+    assert run_x(body, x) == [((x * y) % (1 << 64)) >> 32]
+
+
+@pytest.mark.parametrize("x", [0, 0x7F, 0x80, 0xFF, 0x12345680, 0xFFFF8000])
+def test_sign_and_zero_extension(x):
+    body = """
+    cvt.s32.s8 %r2, %r1;
+    st.global.u32 [%rd1], %r2;
+    cvt.u32.u16 %r3, %r1;
+    st.global.u32 [%rd1+4], %r3;
+    cvt.s32.s16 %r4, %r1;
+    st.global.u32 [%rd1+8], %r4;"""
+    b, h = x & 0xFF, x & 0xFFFF
+    sb = b - 256 if b & 0x80 else b
+    sh = h - 65536 if h & 0x8000 else h
+    assert run_x(body, x, 3) == [sb & M, h, sh & M]
+
+
+@pytest.mark.parametrize("x", [0x12345678, 0xF0F0F0F0, 0x80000000])
+def test_bfe_bfi(x):
+    body = """
+    bfe.u32 %r2, %r1, 4, 8;
+    st.global.u32 [%rd1], %r2;
+    bfe.s32 %r3, %r1, 28, 4;
+    st.global.u32 [%rd1+4], %r3;
+    bfi.b32 %r4, %r1, 0xAAAAAAAA, 8, 4;
+    st.global.u32 [%rd1+8], %r4;"""
+    f = (x >> 28) & 0xF
+    sf = f - 16 if f & 8 else f
+    mask = 0xF << 8
+    assert run_x(body, x, 3) == [(x >> 4) & 0xFF, sf & M, (0xAAAAAAAA & ~mask & M) | ((x << 8) & mask)]
+
+
+@pytest.mark.parametrize("n", [0, 1, 8, 31, 32, 33])
+def test_funnel_shift_rotate(n):
+    x = 0x80000001
+    body = f"""
+    mov.u32 %r5, {n};
+    shf.l.wrap.b32 %r2, %r1, %r1, %r5;
+    st.global.u32 [%rd1], %r2;
+    shf.r.clamp.b32 %r3, %r1, %r1, %r5;
+    st.global.u32 [%rd1+4], %r3;"""
+    k = n & 31
+    rotl = ((x << k) | (x >> (32 - k))) & M if k else x
+    c = min(n, 32)
+    shr_clamp = (((x << 32) | x) >> c) & M  # low word of {b,a} >> c, b = a = x
+    assert run_x(body, x, 2) == [rotl, shr_clamp]
+
+
+@pytest.mark.parametrize("x", [0, 1, 2, 7])
+def test_guarded_write_keeps_old_value(x):
+    body = """
+    mov.u32 %r2, 100;
+    setp.lt.u32 %p1, %r1, 2;
+    @%p1 add.s32 %r2, %r1, 10;
+    st.global.u32 [%rd1], %r2;"""
+    assert run_x(body, x) == [x + 10 if x < 2 else 100]
+
+
+def test_predicate_logic_and_setp_combiner():
+    body = """
+    setp.gt.u32 %p1, %r1, 3;
+    setp.lt.u32 %p2, %r1, 10;
+    and.pred %p3, %p1, %p2;
+    selp.u32 %r2, 1, 0, %p3;
+    st.global.u32 [%rd1], %r2;
+    setp.eq.and.u32 %p4, %r1, 5, %p1;
+    selp.u32 %r3, 1, 0, %p4;
+    st.global.u32 [%rd1+4], %r3;
+    setp.eq.u32 %p5, %r1, 5;
+    not.pred %p6, %p5;
+    selp.u32 %r4, 1, 0, %p6;
+    st.global.u32 [%rd1+8], %r4;"""
+    for x in (2, 5, 12):
+        assert run_x(body, x, 3) == [int(3 < x < 10), int(x == 5 and x > 3), int(x != 5)]
+
+
+def test_division_64_is_refused_with_line():
+    body = PROLOGUE + "cvt.u64.u32 %rd2, %r1;\ndiv.u64 %rd3, %rd2, 7;\ncvt.u32.u64 %r2, %rd3;\nst.global.u32 [%rd1], %r2;\nret;"
+    ptx = kernel_ptx(body, ".param .u64 k_param_0,\n.param .u32 k_param_1")
+    with pytest.raises(CompileError) as e:
+        compile_ptx(ptx, OUT + X)
+    assert "div.u64" in e.value.message
+    line = ptx.splitlines().index("div.u64 %rd3, %rd2, 7;") + 1
+    assert e.value.line == line
+
+
+@pytest.mark.parametrize("instr", ["add.f32 %f1, %f2, %f3;", "call foo;", "ld.global.u8 %rs1, [%rd1];",
+                                   "brx.idx %r1, tbl;"])
+def test_unsupported_instructions_named(instr):
+    ptx = kernel_ptx(PROLOGUE + instr + "\nret;", ".param .u64 k_param_0,\n.param .u32 k_param_1",
+                     ".reg .pred %p<8>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<40>;\n.reg .f32 %f<4>;\n.reg .b16 %rs<4>;")
+    with pytest.raises(CompileError) as e:
+        compile_ptx(ptx, OUT + X)
+    assert e.value.line == ptx.splitlines().index(instr) + 1
+    assert instr.split()[0].split(".")[0] in str(e.value) or "call" in str(e.value)
+
+
+def test_register_pressure_is_reported():
+    # 17 values loaded, all alive until a final sum: more than 15 registers
+    loads = "\n".join(f"ld.global.u32 %r{i + 2}, [%rd1+{4 * i}];" for i in range(17))
+    adds = "\n".join(f"add.s32 %r20, %r20, %r{i + 2};" for i in range(17))
+    body = PROLOGUE + "mov.u32 %r20, 0;\n" + loads + "\n" + adds + "\nst.global.u32 [%rd1], %r20;\nret;"
+    ptx = kernel_ptx(body, ".param .u64 k_param_0,\n.param .u32 k_param_1")
+    with pytest.raises(CompileError) as e:
+        compile_ptx(ptx, OUT + X)
+    assert "registers" in e.value.message and "15" in e.value.message
+    assert e.value.line is not None
+
+
+def test_many_values_fit_when_not_alive_together():
+    loads = "\n".join(f"ld.global.u32 %r{i + 2}, [%rd1+{4 * i}];\nadd.s32 %r30, %r30, %r{i + 2};" for i in range(20))
+    body = PROLOGUE + "mov.u32 %r30, 0;\n" + loads + "\nst.global.u32 [%rd1], %r30;\nret;"
+    out = run_out(body, 20, extra_params=X, args={"x": "0"})
+    assert out[0] == 0
+
+
+def test_rom_overflow_is_reported():
+    body = PROLOGUE + "\n".join(f"@%p1 bra L{i};\nL{i}:\nadd.s32 %r2, %r2, 1;\nsetp.eq.u32 %p1, %r2, 0;" for i in range(40)) + "\nret;"
+    ptx = kernel_ptx(body, ".param .u64 k_param_0,\n.param .u32 k_param_1")
+    with pytest.raises(CompileError) as e:
+        compile_ptx(ptx, OUT + X)
+    assert "ROM holds 32" in e.value.message and "over by" in e.value.message
