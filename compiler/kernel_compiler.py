@@ -60,7 +60,10 @@ def compile_cuda(source: str, filename: str, kernel: str | None = None,
         raise CompileError(f"kernel '{ck.name}': {len(ck.params)} parameters in the source but "
                            f"{len(pk.params)} in the PTX", file=filename, line=ck.line)
     params = [ParamInfo(cp.name, cp.ctype, cp.is_pointer, cp.unsigned) for cp in ck.params]
-    program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals)
+    try:
+        program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals)
+    except CompileError as e:
+        raise _at_cuda_line(e, pk, filename) from None
     program.kernel = ck.name
     program.ptx = ptx
     program.source = source
@@ -91,3 +94,14 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
     return Program(kernel=pk.name, blocks=blocks, params=params,
                    shared_words=shared_words, regs_used=regs_used, preds_used=preds_used,
                    shared_symbols=shared_offsets)
+
+
+def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str) -> CompileError:
+    """Point a PTX-level error at the CUDA line it came from (kept: the PTX line)."""
+    if e.file != filename + ".ptx" or e.line is None:
+        return e
+    cuda = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr)}.get(e.line)
+    where = f"PTX line {e.line}; see 'qgpu compile {filename}'"
+    if cuda:
+        return CompileError(f"{e.message} ({where})", file=filename, line=cuda, detail=e.detail)
+    return CompileError(f"{e.message} ({where})", file=filename, detail=e.detail)

@@ -322,8 +322,8 @@ def _parse_operand(tok: str, line: int, filename: str) -> POperand:
     if _INT.match(tok):
         return PImm(int(tok.rstrip("U"), 0))
     if re.match(r"^0[fFdD][0-9a-fA-F]+$", tok):
-        raise QgpuError(f"floating-point immediate {tok} is not supported (integer kernels only)",
-                        file=filename, line=line)
+        # a float constant's bit pattern; instructions with a float type are refused by the lowering
+        return PImm(int(tok[2:], 16))
     if re.match(r"^[\w$.]+$", tok):
         return PSym(tok)
     raise QgpuError(f"cannot parse operand {tok!r}", file=filename, line=line)

@@ -74,11 +74,8 @@ class _Ctx:
                               self.ins.line if self.ins else None))
 
 
-def _is64(ctx: _Ctx, reg: PReg) -> bool:
-    return reg.name.startswith("%rd") or reg.name in ctx.hi or _declared64(ctx, reg.name)
-
-
 def _declared64(ctx: _Ctx, name: str) -> bool:
+    """nvcc and clang both name every 64-bit register ``%rd<N>``."""
     return name.startswith("%rd")
 
 
@@ -499,9 +496,10 @@ class _Lowerer:
             c.emit(Op.MUL, self.dst(d), (self.narrow(a, t), self.narrow(b, t)))
             return
         if "wide" in ins.parts:
-            c.emit(Op.MUL, self.dst(d), (self.lo(a), self.lo(b))) if self.dst_hi(d) is None else None
             dh = self.dst_hi(d)
-            if dh is not None:
+            if dh is None:
+                c.emit(Op.MUL, self.dst(d), (self.lo(a), self.lo(b)))
+            else:
                 lo_t = c.temp()
                 c.emit(Op.MUL, lo_t, (self.lo(a), self.lo(b)))
                 c.emit(Op.MULHI_S if _signed(t) else Op.MULHI_U, dh, (self.lo(a), self.lo(b)))

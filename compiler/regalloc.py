@@ -23,45 +23,60 @@ def _virtual(v: object) -> bool:
     return isinstance(v, (Reg, Pred)) and isinstance(v.n, str)
 
 
-def _uses(ins: Instr) -> list[Var]:
-    used = [v for v in ins.regs_read() if _virtual(v)]
+def physical(v: object) -> bool:
+    return isinstance(v, Pred) or (isinstance(v, Reg) and v.n != 0)
+
+
+def _uses(ins: Instr, tracked=_virtual) -> list[Var]:
+    used = [v for v in ins.regs_read() if tracked(v)]
     if ins.guard is not None:
         # a guarded write keeps the old value in lanes where the guard fails
-        used += [d for d in ins.regs_written() if _virtual(d)]
-    if ins.op is Op.SHFL and ins.dst2 is not None and _virtual(ins.dst2):
-        pass
+        used += [d for d in ins.regs_written() if tracked(d)]
     return used
 
 
-def _defs(ins: Instr) -> list[Var]:
-    return [d for d in ins.regs_written() if _virtual(d)]
+def _defs(ins: Instr, tracked=_virtual) -> list[Var]:
+    return [d for d in ins.regs_written() if tracked(d)]
 
 
-def liveness(prog: VProgram) -> dict[str, set[Var]]:
-    """Live-in set of every block."""
-    by = prog.by_label()
+def liveness(prog: VProgram, tracked=_virtual) -> dict[str, set[Var]]:
+    """Live-in set of every block (of virtual registers, or with ``tracked=physical`` machine ones)."""
     live_in: dict[str, set[Var]] = {b.label: set() for b in prog.blocks}
     changed = True
     while changed:
         changed = False
         for b in reversed(prog.blocks):
-            live = set()
-            for s in b.succs():
-                live |= live_in.get(s, set())
-            live |= _term_uses(b)
+            live = live_out(b, live_in, tracked)
             for ins in reversed(b.instrs):
-                live -= set(_defs(ins)) - set(_uses(ins))
-                live |= set(_uses(ins))
+                live -= set(_defs(ins, tracked)) - set(_uses(ins, tracked))
+                live |= set(_uses(ins, tracked))
             if live != live_in[b.label]:
                 live_in[b.label] = live
                 changed = True
-    del by
     return live_in
 
 
-def _term_uses(b) -> set[Var]:
+def live_out(b, live_in: dict[str, set[Var]], tracked=_virtual) -> set[Var]:
+    """What is live when ``b``'s terminator runs (its successors' live-ins and its guard)."""
+    live: set[Var] = set()
+    for s in b.succs():
+        live |= live_in.get(s, set())
     g: Guard | None = getattr(b.term, "guard", None)
-    return {g.pred} if g is not None and _virtual(g.pred) else set()
+    if g is not None and tracked(g.pred):
+        live.add(g.pred)
+    return live
+
+
+def live_after_each(b, live_in: dict[str, set[Var]], tracked=_virtual) -> list[set[Var]]:
+    """``out[i]``: what is live right after instruction i of block ``b``."""
+    live = live_out(b, live_in, tracked)
+    out: list[set[Var]] = [set()] * len(b.instrs)
+    for i in range(len(b.instrs) - 1, -1, -1):
+        out[i] = set(live)
+        ins = b.instrs[i]
+        live -= set(_defs(ins, tracked)) - set(_uses(ins, tracked))
+        live |= set(_uses(ins, tracked))
+    return out
 
 
 def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgram, int, int]:
@@ -78,10 +93,7 @@ def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgra
             edges[b].add(a)
 
     for b in prog.blocks:
-        live: set[Var] = set()
-        for s in b.succs():
-            live |= live_in.get(s, set())
-        live |= _term_uses(b)
+        live = live_out(b, live_in)
         nodes |= live
         for ins in reversed(b.instrs):
             defs, uses = _defs(ins), _uses(ins)

@@ -9,15 +9,22 @@ from __future__ import annotations
 from compiler.cfg import VProgram
 from compiler.errors import CompileError
 from compiler.machine.config import MachineConfig
+from compiler.regalloc import physical, live_after_each, liveness
 from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Instr, Jump, Op, Terminator
 
 
-def _fits(chunk: list[Instr], ins: Instr, cfg: MachineConfig) -> bool:
+def _fits(chunk: list[Instr], ins: Instr, live_after: set, cfg: MachineConfig) -> bool:
+    """Can ``ins`` join ``chunk``? ``live_after``: registers live right after ``ins``.
+
+    Only results still needed after the block count as register writes: a value
+    produced and consumed inside one pass is forwarded in the residual stream and
+    never written back.
+    """
     lim = cfg.block
     new = chunk + [ins]
     if len(new) > lim.max_instrs:
         return False
-    writes = {d for i in new for d in i.regs_written() if d != ZERO}  # r0 writes are discarded
+    writes = {d for i in new for d in i.regs_written() if d != ZERO} & live_after
     if len(writes) > lim.max_reg_writes:
         return False
     mem = [i for i in new if i.op in (Op.LD, Op.ST, Op.ATOM)]
@@ -34,10 +41,12 @@ def _fits(chunk: list[Instr], ins: Instr, cfg: MachineConfig) -> bool:
 def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Block]:
     pieces: list[tuple[str, list[Instr], Terminator | None, int]] = []
     first_of: dict[str, int] = {}
+    live_in = liveness(prog, tracked=physical)
     for vb in prog.blocks:
         chunks: list[list[Instr]] = [[]]
-        for ins in vb.instrs:
-            if not _fits(chunks[-1], ins, cfg):
+        after = live_after_each(vb, live_in, tracked=physical)
+        for ins, live in zip(vb.instrs, after):
+            if not _fits(chunks[-1], ins, live, cfg):
                 if not chunks[-1]:
                     raise CompileError(f"instruction '{ins}' alone exceeds the per-block limits",
                                        file=filename, line=ins.line)

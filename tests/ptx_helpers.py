@@ -30,7 +30,7 @@ def run_out(body: str, n_out: int, block: int = 1, extra_params: list[ParamInfo]
     """Run a kernel whose first parameter is ``unsigned* out``; return out's words."""
     params = OUT + (extra_params or [])
     decl = params_decl or ",\n".join(
-        [f".param .u64 k_param_0"] + [f".param .{'u64' if p.is_pointer else 'u32'} k_param_{i + 1}"
+        [".param .u64 k_param_0"] + [f".param .{'u64' if p.is_pointer else 'u32'} k_param_{i + 1}"
                                       for i, p in enumerate(extra_params or [])])
     prog = compile_ptx(kernel_ptx(body, decl), params)
     raw = {"out": f"zeros:{n_out}"}

@@ -24,7 +24,8 @@ class BlockLimits:
     max_instrs: int = 8
     """Straight-line instructions per block (the terminator is not counted)."""
     max_reg_writes: int = 4
-    """Distinct destination registers (general + predicate) written by one block."""
+    """Registers (general + predicate) a block writes *and* leaves live for later blocks:
+    each goes back as VAL tokens. Temporaries used up inside the block are free."""
     max_mem_ops: int = 2
     """Loads + stores + atomics per block."""
     max_stores: int = 1
