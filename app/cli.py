@@ -70,15 +70,32 @@ def build_parser() -> argparse.ArgumentParser:
                         "(the model backend comes with the GPU circuit)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--trace", action="store_true", help="also print the launch trace")
-    r.add_argument("--max-steps", type=int, default=DEFAULT.max_steps,
+    r.add_argument("--max-steps", type=_positive, default=DEFAULT.max_steps,
                    help=f"stop a runaway kernel after this many EXEC steps (default {DEFAULT.max_steps})")
     return p
 
 
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
 def cmd_compile(ns: argparse.Namespace) -> int:
+    from compiler.errors import CompileError
     from compiler.kernel_compiler import compile_file
 
-    prog = compile_file(ns.file, ns.kernel)
+    try:
+        prog = compile_file(ns.file, ns.kernel)
+    except CompileError as e:
+        if e.ptx and not ns.json and not ns.no_ptx:  # CUDA compiled: show the PTX the error points into
+            print(f"// ===== PTX of {ns.file} =====")
+            print(e.ptx.rstrip())
+        raise
     if ns.json:
         from compiler.program_io import program_to_json
 

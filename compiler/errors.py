@@ -18,6 +18,8 @@ class QgpuError(Exception):
         self.file = file
         self.line = line
         self.detail = detail
+        self.ptx = ""
+        """The PTX, when the error happened after CUDA compiled (``qgpu compile`` shows it)."""
 
     def location(self) -> str:
         if self.file and self.line:

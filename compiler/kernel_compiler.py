@@ -7,6 +7,7 @@ Passes, each in its own module:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from compiler.cuda_to_ptx import CudaKernel, cuda_to_ptx, kernel_signatures, ptx_entry_for
@@ -63,7 +64,9 @@ def compile_cuda(source: str, filename: str, kernel: str | None = None,
     try:
         program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals)
     except CompileError as e:
-        raise _at_cuda_line(e, pk, filename) from None
+        err = _at_cuda_line(e, pk, filename, source, module.globals)
+        err.ptx = ptx
+        raise err from None
     program.kernel = ck.name
     program.ptx = ptx
     program.source = source
@@ -75,8 +78,8 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
                        ptx_name: str, module_globals=()) -> Program:
     """The PTX half of the pipeline, usable on hand-written PTX in tests."""
     for name, line in module_globals:
-        raise CompileError(f"global variable '{name}' is not supported (use kernel parameters)",
-                           file=ptx_name, line=line)
+        raise CompileError(f"global variable '{name}' is not supported (__device__ and __constant__ "
+                           "variables: pass the data as kernel parameters)", file=ptx_name, line=line)
     shared_offsets: dict[str, int] = {}
     offset = 0
     for name, size in pk.shared.items():
@@ -93,15 +96,20 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
     return Program(kernel=pk.name, blocks=blocks, params=params,
                    shared_words=shared_words, regs_used=regs_used, preds_used=preds_used,
-                   shared_symbols=shared_offsets)
+                   shared_symbols=shared_offsets, cuda_line_of=cuda_of)
 
 
-def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str) -> CompileError:
+def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str, source: str,
+                  module_globals=()) -> CompileError:
     """Point a PTX-level error at the CUDA line it came from (kept: the PTX line)."""
     if e.file != filename + ".ptx" or e.line is None:
         return e
     cuda = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr)}.get(e.line)
-    where = f"PTX line {e.line}; see 'qgpu compile {filename}'"
+    for name, line in module_globals:  # module-level: find the declaration in the source
+        if line == e.line:
+            cuda = next((n for n, text in enumerate(source.splitlines(), 1)
+                         if re.search(rf"\b{re.escape(name)}\b", text)), None)
+    where = f"PTX line {e.line}: 'qgpu compile {filename}' shows the PTX"
     if cuda:
         return CompileError(f"{e.message} ({where})", file=filename, line=cuda, detail=e.detail)
     return CompileError(f"{e.message} ({where})", file=filename, detail=e.detail)

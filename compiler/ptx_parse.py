@@ -179,6 +179,9 @@ def _scan_module_level(chunk: str, offset: int, lines: _Lines, module: PtxModule
                        shared: dict[str, tuple[int, int]]) -> None:
     for fm in _FUNC.finditer(chunk):
         module.functions.append(fm.group(1))
+    # .version/.target/.address_size/.file end at the line, not at a ';'
+    chunk = re.sub(r"^[ \t]*\.(version|target|address_size|file)\b[^\n]*", lambda m: " " * len(m.group(0)),
+                   chunk, flags=re.M)
     for stmt_m in re.finditer(r"[^;{}]+;", chunk):
         stmt = stmt_m.group(0)[:-1].strip()
         if stmt.startswith(".shared") or " .shared " in f" {stmt} ":
@@ -191,7 +194,8 @@ def _scan_module_level(chunk: str, offset: int, lines: _Lines, module: PtxModule
         elif re.match(r"(\.visible\s+|\.extern\s+|\.weak\s+)*\.(global|const)\b", stmt):
             gm = _GLOBALVAR.match(stmt)
             name = gm.group(2) if gm else stmt.split()[-1]
-            module.globals.append((name, lines.line(offset + stmt_m.start() + len(stmt_m.group(0)) - len(stmt_m.group(0).lstrip()))))
+            lead = len(stmt_m.group(0)) - len(stmt_m.group(0).lstrip())
+            module.globals.append((name, lines.line(offset + stmt_m.start() + lead)))
 
 
 def _matching_brace(text: str, open_pos: int, filename: str, lines: _Lines) -> int:
@@ -282,9 +286,7 @@ def _body_directive(stmt: str, kernel: PtxKernel, line: int) -> None:
             count = int(sm.group(4)) if sm.group(4) else 1
             kernel.shared[sm.group(3)] = elem * count
             kernel.shared_align[sm.group(3)] = int(sm.group(1) or 4)
-    # .reg, .local, .pragma and friends carry nothing the lowering needs
-    elif stmt.startswith(".local"):
-        kernel.body.append(PtxInstr(".local", [], None, line))
+    # .reg, .local (refused where the stack is used), .pragma carry nothing the lowering needs
 
 
 _INT = re.compile(r"^[+-]?(0[xX][0-9a-fA-F]+|\d+)U?$")
@@ -355,5 +357,9 @@ def _parse_instr(stmt: str, line: int, cuda_line: int | None, filename: str) -> 
         stmt = stmt[m.end():]
     parts = stmt.split(None, 1)
     opcode = parts[0]
+    if opcode.split(".")[0] == "call":
+        # call (ret), name, (args): keep only the callee; calls are refused by the lowering
+        callee = re.search(r"([A-Za-z_$][\w$.]*)\s*(?:,|$)", re.sub(r"\([^)]*\)", "", parts[1] if len(parts) > 1 else ""))
+        return PtxInstr(opcode, [PSym(callee.group(1))] if callee else [], guard, line, cuda_line)
     operands = [_parse_operand(t, line, filename) for t in _split_top(parts[1])] if len(parts) > 1 else []
     return PtxInstr(opcode, operands, guard, line, cuda_line)

@@ -10,6 +10,7 @@ because the low 32 bits of add/sub/mul/shl/logic results depend only on the low
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from compiler.cfg import VBlock, VProgram
@@ -26,6 +27,8 @@ _SIGNED_CMP = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne":
                "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
 _UNSIGNED_CMP = {"lt": "lo", "le": "ls", "gt": "hi", "ge": "hs", "eq": "eq", "ne": "ne",
                  "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
+_LOCAL = ("local memory is not supported: a per-thread array indexed at run time (or a value "
+          "spilled to the stack); use shared memory or registers")
 _IGNORED = {"membar", "fence", "prefetch", "prefetchu", "pmevent", "nanosleep"}
 _ALU2 = {"add": Op.ADD, "sub": Op.SUB, "and": Op.AND, "or": Op.OR, "xor": Op.XOR,
          "shl": Op.SHL}
@@ -158,6 +161,8 @@ class _Lowerer:
         if isinstance(op, PSym):
             if op.name in c.shared_offsets:
                 return Imm(c.shared_offsets[op.name])
+            if op.name.startswith("__local_depot"):
+                raise c.err(_LOCAL)
             raise c.err(f"symbol {op.name} is not a shared variable this machine knows "
                         "(global __device__ variables and constants are not supported)")
         if isinstance(op, PSpecial):
@@ -240,6 +245,12 @@ class _Lowerer:
         c = self.c
         c.ins = ins
         base = ins.base
+        if base == "mov" and any(isinstance(o, PSym) and o.name.startswith("__local_depot") for o in ins.operands):
+            return  # setting up the stack: refused where it is used, at that line
+        if any(isinstance(o, PReg) and o.name in ("%SP", "%SPL") for o in ins.operands):
+            if base not in ("add", "sub", "mov", "cvta"):
+                raise c.err(_LOCAL)
+            return  # stack address arithmetic: refused at the ld/st.local that uses it
         if base in _IGNORED or (base == "bar" and "warp" in ins.parts):
             return
         if any(p in ("f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32") for p in ins.parts[1:]):
@@ -303,8 +314,8 @@ class _Lowerer:
         if "global" in parts:
             return "global"
         if "local" in parts or "const" in parts:
-            raise self.c.err(f"'{ins.opcode}': {'local' if 'local' in parts else 'constant'} memory "
-                             "is not supported (no stack arrays or __constant__ data)")
+            raise self.c.err(_LOCAL if "local" in parts else
+                             f"'{ins.opcode}': constant memory (__constant__ data) is not supported")
         # generic address: decide by where the pointer came from
         if isinstance(addr.base, PSym) and addr.base.name in self.c.kernel.shared:
             return "shared"
@@ -799,8 +810,11 @@ class _Lowerer:
         c.emit(Op.VOTE, self.dst(d), (p, Imm(0xFFFFFFFF)), "ballot")
 
     def op_call(self, ins: PtxInstr) -> None:
-        raise self.c.err("function calls are not supported: make device functions "
-                         "__forceinline__ (or static) so they are inlined")
+        callee = ins.operands[0].name if ins.operands and isinstance(ins.operands[0], PSym) else "?"
+        m = re.match(r"_Z(\d+)", callee)  # a C++ mangled name: _Z3fibi -> fib
+        what = "printf" if callee == "vprintf" else callee[m.end():m.end() + int(m.group(1))] if m else callee
+        raise self.c.err(f"call to '{what}' is not supported: the machine has no calls "
+                         "(device functions must inline: no recursion, __noinline__ or printf)")
 
 
 def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int]) -> VProgram:
@@ -809,6 +823,10 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
                hi=_hi_demanded(kernel), params={p.name: i for i, p in enumerate(kernel.params)},
                shared_ptrs=_shared_derived(kernel))
     low = _Lowerer(ctx)
+    for item in kernel.body:
+        if isinstance(item, PtxInstr) and item.base == "call":
+            ctx.ins = item
+            low.op_call(item)
     blocks: list[VBlock] = []
     cur = VBlock("entry", ptx_line=kernel.line)
     counter = 0
@@ -827,9 +845,6 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
             close(Jump(item.name), item.name)
             cur.ptx_line = item.line
             continue
-        if item.opcode == ".local":
-            ctx.ins = item
-            raise ctx.err("local memory (a per-thread array or a spilled variable) is not supported")
         ctx.ins = item
         if not cur.instrs and not cur.ptx_line:
             cur.ptx_line = item.line

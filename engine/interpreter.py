@@ -129,10 +129,12 @@ class Interpreter:
             return None
         if len(self.trace) >= self.max_steps:
             raise RuntimeFault(f"the kernel ran for {self.max_steps} EXEC steps without finishing "
-                               "(a runaway loop?); raise the limit with --max-steps")
+                               "(a runaway loop?); raise the limit with --max-steps",
+                               file=self.p.source_path or None)
         w = self.next_warp()
         if w is None:
-            raise RuntimeFault("deadlock: no warp can run and not every thread has exited")
+            raise RuntimeFault("deadlock: no warp can run and not every thread has exited",
+                               file=self.p.source_path or None)
         pc = min(w.pcs[lane] for lane in range(self.cfg.lanes) if w.status[lane] == RUNNING)
         lanes = [lane for lane in range(self.cfg.lanes) if w.status[lane] == RUNNING and w.pcs[lane] == pc]
         block = self.p.blocks[pc]
@@ -263,11 +265,11 @@ class Interpreter:
 
     # --- memory ---------------------------------------------------------------------------------
     def _fault(self, msg: str, ins: Instr, w: WarpState, lane: int, block: Block) -> RuntimeFault:
-        cuda = f", CUDA line {block.cuda_lines[0]}" if block.cuda_lines else ""
+        line = self.p.cuda_line_of.get(ins.line) if ins.line else None
+        cuda = f", CUDA line {line}" if line else ""
         where = (f"thread {w.tids[lane]} of CTA {w.cta} (warp {w.warp}, lane {lane}), "
-                 f"block B{block.index}, PTX line {ins.line}{cuda}")
-        return RuntimeFault(f"{msg}\n    at {where}",
-                            file=self.p.source_path or None, line=block.cuda_lines[0] if block.cuda_lines else None)
+                 f"block B{block.index}, PTX line {ins.line}{cuda}, EXEC step {len(self.trace)}")
+        return RuntimeFault(f"{msg}\n    at {where}", file=self.p.source_path or None, line=line)
 
     def _word(self, ins: Instr, w: WarpState, lane: int, block: Block) -> int:
         space, _, _ = ins.mod.partition(".")

@@ -122,29 +122,32 @@ def read_header(path: str | Path) -> SampleHeader:
         text = Path(path).read_text()
     except (OSError, UnicodeDecodeError):
         return SampleHeader()  # the compiler reports unreadable files
-    words: list[str] = []
+    words: list[tuple[str, int]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip().startswith(HEADER_TAG):
             try:
-                words += shlex.split(line.strip()[len(HEADER_TAG):])
+                words += [(w, n) for w in shlex.split(line.strip()[len(HEADER_TAG):])]
             except ValueError as e:
                 raise LaunchError(f"'{HEADER_TAG}' header: {e}", file=str(path), line=n) from None
     h = SampleHeader()
     it = iter(words)
-    for w in it:
+    for w, n in it:
+        def bad(msg: str) -> LaunchError:
+            return LaunchError(f"'{HEADER_TAG}' header: {msg}", file=str(path), line=n)
+
         if w in ("--grid", "--block", "--kernel"):
-            v = next(it, None)
+            v = next(it, (None, n))[0]
             if v is None:
-                raise LaunchError(f"'{HEADER_TAG}' header: {w} needs a value", file=str(path))
+                raise bad(f"{w} needs a value")
             if w == "--kernel":
                 h.kernel = v
                 continue
             try:
                 setattr(h, w[2:], int(v))
             except ValueError:
-                raise LaunchError(f"'{HEADER_TAG}' header: {w} {v!r} is not an integer", file=str(path)) from None
+                raise bad(f"{w} {v!r} is not an integer") from None
         elif w.startswith("--"):
-            raise LaunchError(f"'{HEADER_TAG}' header: unknown option {w}", file=str(path))
+            raise bad(f"unknown option {w}")
         else:
             h.args.append(w)
     return h

@@ -303,6 +303,8 @@ class Program:
     source_path: str = ""
     shared_symbols: dict[str, int] = field(default_factory=dict)
     """Shared variable name -> byte offset within the CTA's shared region."""
+    cuda_line_of: dict[int, int] = field(default_factory=dict)
+    """PTX line -> CUDA source line (from the PTX's .loc directives)."""
 
     def listing(self) -> str:
         out = []

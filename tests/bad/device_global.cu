@@ -3,5 +3,5 @@ __device__ int counter;  // BAD: global variable
 
 __global__ void device_global(int* out) {
     int i = threadIdx.x;
-    out[i] = atomicAdd(&counter, 1);
+    out[i] = atomicAdd(&counter, 1);  // BAD: use of the global variable
 }

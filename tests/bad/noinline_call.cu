@@ -1,5 +1,5 @@
 // Unsupported: a device function call that is not inlined.
-__device__ __noinline__ int mix(int x, int y) {
+__device__ __noinline__ int mix(int x, int y) {  // BAD: never inlined
     return (x * 31) ^ (y >> 2);
 }
 

@@ -5,5 +5,5 @@ __device__ int fib(int n) {
 
 __global__ void recursion(const int* a, int* out) {
     int i = threadIdx.x;
-    out[i] = fib(a[i]);
+    out[i] = fib(a[i]);  // BAD: call
 }
