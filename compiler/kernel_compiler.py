@@ -2,7 +2,8 @@
 
 Passes, each in its own module:
 ``cuda_to_ptx`` -> ``ptx_parse`` -> ``ptx_to_vcfg`` (instruction selection) ->
-``regalloc`` (r1..r15, p0..p3) -> ``vcfg_to_blocks`` (split to per-pass limits, number).
+``ifconvert`` (short branches to guards) -> ``regalloc`` (r1..r15, p0..p3) ->
+``vcfg_to_blocks`` (split to per-pass limits, number).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from compiler.cuda_to_ptx import CudaKernel, cuda_to_ptx, kernel_signatures, ptx_entry_for
 from compiler.errors import CompileError
+from compiler.ifconvert import if_convert
 from compiler.machine.config import DEFAULT, MachineConfig
 from compiler.machine.isa import ParamInfo, Program
 from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
@@ -88,7 +90,7 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         shared_offsets[name] = offset
         offset += size
     shared_words = (offset + 3) // 4
-    vprog = lower_kernel(pk, ptx_name, shared_offsets)
+    vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets))
     vprog, regs_used, preds_used = allocate(vprog, cfg, ptx_name)
     blocks = split_blocks(vprog, cfg, ptx_name)
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}

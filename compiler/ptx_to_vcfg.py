@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from compiler.cfg import VBlock, VProgram
+from compiler.cfg import VBlock, VProgram, simplify
 from compiler.errors import CompileError
 from compiler.machine.isa import (
     Barrier, Branch, Exit, Guard, Imm, Instr, Jump, Op, Operand, Pred, Reg, ZERO,
@@ -884,60 +884,3 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
     close(Exit())  # falling off the end of a kernel is an implicit exit
     return simplify(VProgram(blocks))
 
-
-def simplify(prog: VProgram) -> VProgram:
-    """Thread jumps through empty blocks, drop unreachable ones, merge straight-line chains.
-
-    Keeps PTX text order. Fewer, fuller blocks mean fewer EXEC passes per launch.
-    """
-    blocks = prog.blocks
-    while True:
-        by = {b.label: b for b in blocks}
-
-        def final(label: str) -> str:
-            seen = set()
-            while label in by and not by[label].instrs and isinstance(by[label].term, Jump) \
-                    and label not in seen and label != blocks[0].label:
-                seen.add(label)
-                label = str(by[label].term.target)
-            return label
-
-        for b in blocks:
-            b.term = _retarget(b.term, final)
-        # reachability from the entry
-        reach, todo = set(), [blocks[0].label]
-        while todo:
-            lab = todo.pop()
-            if lab in reach or lab not in by:
-                continue
-            reach.add(lab)
-            todo.extend(by[lab].succs())
-        blocks = [b for b in blocks if b.label in reach]
-        # merge b -> next when next is b's only successor and b is next's only predecessor
-        preds: dict[str, int] = {}
-        for b in blocks:
-            for s_ in set(b.succs()):
-                preds[s_] = preds.get(s_, 0) + 1
-        merged = False
-        for i in range(len(blocks) - 1):
-            b, n = blocks[i], blocks[i + 1]
-            if isinstance(b.term, Jump) and str(b.term.target) == n.label and preds.get(n.label) == 1:
-                b.instrs.extend(n.instrs)
-                b.term = n.term
-                del blocks[i + 1]
-                merged = True
-                break
-        if not merged:
-            return VProgram(blocks)
-
-
-def _retarget(term, f):
-    if isinstance(term, Jump):
-        return Jump(f(str(term.target)))
-    if isinstance(term, Branch):
-        return Branch(term.guard, f(str(term.target)), f(str(term.fallthrough)))
-    if isinstance(term, Barrier):
-        return Barrier(f(str(term.target)))
-    if isinstance(term, Exit) and term.fallthrough is not None:
-        return Exit(term.guard, f(str(term.fallthrough)))
-    return term

@@ -27,16 +27,46 @@ def physical(v: object) -> bool:
     return isinstance(v, Pred) or (isinstance(v, Reg) and v.n != 0)
 
 
-def _uses(ins: Instr, tracked=_virtual) -> list[Var]:
-    used = [v for v in ins.regs_read() if tracked(v)]
-    if ins.guard is not None:
-        # a guarded write keeps the old value in lanes where the guard fails
-        used += [d for d in ins.regs_written() if tracked(d)]
-    return used
-
-
 def _defs(ins: Instr, tracked=_virtual) -> list[Var]:
     return [d for d in ins.regs_written() if tracked(d)]
+
+
+def _reads(ins: Instr, tracked=_virtual) -> list[Var]:
+    return [v for v in ins.regs_read() if tracked(v)]
+
+
+def _complement(a: Guard, b: Guard) -> bool:
+    return a.pred == b.pred and a.negate != b.negate
+
+
+def scan_block(b, live_after_block: set[Var], tracked=_virtual) -> tuple[set[Var], list[set[Var]]]:
+    """Backward liveness through one block: (live-in, live-after of each instruction).
+
+    A guarded write leaves the old value in lanes where its guard fails, so the
+    old value stays live, unless nothing reads the register afterwards, or the
+    next write is guarded by the complementary predicate (``@p`` / ``@!p``, as
+    if-conversion produces), which together overwrite every lane.
+    """
+    live = set(live_after_block)
+    pending: dict[Var, Guard] = {}  # var -> guard of a later write it is kept live for
+    after: list[set[Var]] = [set()] * len(b.instrs)
+    for i in range(len(b.instrs) - 1, -1, -1):
+        ins = b.instrs[i]
+        after[i] = set(live)
+        for d in _defs(ins, tracked):
+            g = ins.guard
+            if g is None or (d in pending and _complement(pending[d], g)):
+                live.discard(d)
+                pending.pop(d, None)
+            elif d in live:
+                pending.setdefault(d, g)
+        for d in ins.regs_written():
+            if isinstance(d, Pred):  # a guard predicate rewritten: no complement across it
+                pending = {v: g for v, g in pending.items() if g.pred != d}
+        for v in _reads(ins, tracked):
+            live.add(v)
+            pending.pop(v, None)
+    return live, after
 
 
 def liveness(prog: VProgram, tracked=_virtual) -> dict[str, set[Var]]:
@@ -46,10 +76,7 @@ def liveness(prog: VProgram, tracked=_virtual) -> dict[str, set[Var]]:
     while changed:
         changed = False
         for b in reversed(prog.blocks):
-            live = live_out(b, live_in, tracked)
-            for ins in reversed(b.instrs):
-                live -= set(_defs(ins, tracked)) - set(_uses(ins, tracked))
-                live |= set(_uses(ins, tracked))
+            live, _ = scan_block(b, live_out(b, live_in, tracked), tracked)
             if live != live_in[b.label]:
                 live_in[b.label] = live
                 changed = True
@@ -69,14 +96,7 @@ def live_out(b, live_in: dict[str, set[Var]], tracked=_virtual) -> set[Var]:
 
 def live_after_each(b, live_in: dict[str, set[Var]], tracked=_virtual) -> list[set[Var]]:
     """``out[i]``: what is live right after instruction i of block ``b``."""
-    live = live_out(b, live_in, tracked)
-    out: list[set[Var]] = [set()] * len(b.instrs)
-    for i in range(len(b.instrs) - 1, -1, -1):
-        out[i] = set(live)
-        ins = b.instrs[i]
-        live -= set(_defs(ins, tracked)) - set(_uses(ins, tracked))
-        live |= set(_uses(ins, tracked))
-    return out
+    return scan_block(b, live_out(b, live_in, tracked), tracked)[1]
 
 
 def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgram, int, int]:
@@ -93,11 +113,11 @@ def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgra
             edges[b].add(a)
 
     for b in prog.blocks:
-        live = live_out(b, live_in)
-        nodes |= live
-        for ins in reversed(b.instrs):
-            defs, uses = _defs(ins), _uses(ins)
-            nodes |= set(defs) | set(uses)
+        live_b, after = scan_block(b, live_out(b, live_in))
+        nodes |= live_b
+        for ins, live in zip(b.instrs, after):
+            defs = _defs(ins)
+            nodes |= live | set(defs) | set(_reads(ins))
             skip = set()
             if ins.op in (Op.MOV, Op.PMOV) and _virtual(ins.srcs[0]) and ins.guard is None:
                 skip = {ins.srcs[0]}
@@ -108,13 +128,9 @@ def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgra
                     interfere(d, v)
             if len(defs) == 2:
                 interfere(defs[0], defs[1])
-            live -= set(defs)
-            live |= set(uses)
-            nreg = sum(1 for v in live if isinstance(v, Reg))
-            pressure.append((nreg + sum(1 for d in defs if isinstance(d, Reg) and d not in live),
-                             ins.line, "reg"))
-            npred = sum(1 for v in live if isinstance(v, Pred))
-            pressure.append((npred, ins.line, "pred"))
+            busy = live | set(defs)
+            pressure.append((sum(1 for v in busy if isinstance(v, Reg)), ins.line, "reg"))
+            pressure.append((sum(1 for v in busy if isinstance(v, Pred)), ins.line, "pred"))
 
     colours: dict[Var, int] = {}
     for kind, k, first in ((Reg, cfg.usable_regs, 1), (Pred, cfg.preds, 0)):
