@@ -676,6 +676,38 @@ class _Lowerer:
         c.emit(Op.AND, t2, (self.lo(b), Imm(~mask)))
         c.emit(Op.OR, self.dst(d), (t1, t2))
 
+    def op_bfind(self, ins: PtxInstr) -> None:
+        """Position of the most significant 1 (signed: non-sign) bit; 0xffffffff if none."""
+        c = self.c
+        self._narrow_only(ins)
+        d, a = ins.operands
+        src = self.lo(a)
+        if _signed(_type_of(ins)):
+            sign, flipped = c.temp(), c.temp()
+            c.emit(Op.SHR_S, sign, (src, Imm(31)))
+            c.emit(Op.XOR, flipped, (src, sign))
+            src = flipped
+        lz = c.temp()
+        c.emit(Op.CLZ, lz, (src,))
+        if "shiftamt" in ins.parts:
+            none = c.temp_pred()
+            c.emit(Op.SETP, none, (src, Imm(0)), "eq")
+            c.emit(Op.SELP, self.dst(d), (Imm(0xFFFFFFFF), lz, none))
+        else:
+            c.emit(Op.SUB, self.dst(d), (Imm(31), lz))  # 31 - 32 = 0xffffffff for 0
+
+    def op_sad(self, ins: PtxInstr) -> None:
+        """d = c + |a - b|, the difference taken in the type's signedness."""
+        c = self.c
+        self._narrow_only(ins)
+        d, a, b, e = ins.operands
+        lt, d1, d2, diff = c.temp_pred(), c.temp(), c.temp(), c.temp()
+        c.emit(Op.SETP, lt, (self.lo(a), self.lo(b)), "lt" if _signed(_type_of(ins)) else "lo")
+        c.emit(Op.SUB, d1, (self.lo(b), self.lo(a)))
+        c.emit(Op.SUB, d2, (self.lo(a), self.lo(b)))
+        c.emit(Op.SELP, diff, (d1, d2, lt))
+        c.emit(Op.ADD, self.dst(d), (diff, self.lo(e)))
+
     def op_prmt(self, ins: PtxInstr) -> None:
         if len(ins.parts) > 2:
             raise self.c.err(f"'{ins.opcode}': only the default prmt mode is supported")
@@ -869,12 +901,13 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
                 close(Exit(low.guard(item.guard), nxt), nxt)
             continue
         if base in ("bar", "barrier") and "warp" not in item.parts:
-            if item.guard is not None or len(item.operands) > 1 or (
+            if "red" in item.parts:
+                raise ctx.err(f"'{item.opcode}' (__syncthreads_count/_and/_or) is not supported; "
+                              "count with a shared-memory atomic and __syncthreads() instead")
+            if "arrive" in item.parts or item.guard is not None or len(item.operands) > 1 or (
                     item.operands and not (isinstance(item.operands[0], PImm) and item.operands[0].value == 0)):
                 raise ctx.err(f"'{item.opcode}' with a guard, a barrier id other than 0 or a thread count "
                               "is not supported (use __syncthreads())")
-            if "arrive" in item.parts or "red" in item.parts:
-                raise ctx.err(f"'{item.opcode}' is not supported (use __syncthreads())")
             nxt = f"L{item.line}"
             close(Barrier(nxt), nxt)
             continue

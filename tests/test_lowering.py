@@ -232,3 +232,30 @@ def test_rom_overflow_is_reported():
     with pytest.raises(CompileError) as e:
         compile_ptx(ptx, OUT + X)
     assert "ROM holds 32" in e.value.message and "over by" in e.value.message
+
+
+@pytest.mark.parametrize("x", [0, 1, 0x10, 0x80000000, 0xFFFFFFFF, 0xFFFF0000, 0x7FFFFFFF])
+def test_bfind(x):
+    body = """
+    bfind.u32 %r2, %r1;
+    st.global.u32 [%rd1], %r2;
+    bfind.s32 %r3, %r1;
+    st.global.u32 [%rd1+4], %r3;
+    bfind.shiftamt.u32 %r4, %r1;
+    st.global.u32 [%rd1+8], %r4;"""
+    msb_u = x.bit_length() - 1 if x else None
+    non_sign = (~x & M) if x >> 31 else x  # signed: the most significant bit that differs from the sign
+    msb_s = non_sign.bit_length() - 1 if non_sign else None
+    assert run_x(body, x, 3) == [M if msb_u is None else msb_u, M if msb_s is None else msb_s,
+                                  M if msb_u is None else 31 - msb_u]
+
+
+@pytest.mark.parametrize("x", [0, 3, 10, 0xFFFFFFFF, 0x80000000])
+def test_sad(x):
+    body = """
+    sad.s32 %r2, %r1, 5, 100;
+    st.global.u32 [%rd1], %r2;
+    sad.u32 %r3, %r1, 5, 100;
+    st.global.u32 [%rd1+4], %r3;"""
+    sx = x - (1 << 32) if x >> 31 else x
+    assert run_x(body, x, 2) == [(100 + abs(sx - 5)) & M, (100 + abs(x - 5)) & M]
