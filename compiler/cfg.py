@@ -82,7 +82,8 @@ def _retarget(term, f):
     if isinstance(term, Jump):
         return Jump(f(str(term.target)))
     if isinstance(term, Branch):
-        return Branch(term.guard, f(str(term.target)), f(str(term.fallthrough)))
+        target, fall = f(str(term.target)), f(str(term.fallthrough))
+        return Jump(target) if target == fall else Branch(term.guard, target, fall)
     if isinstance(term, Barrier):
         return Barrier(f(str(term.target)))
     if isinstance(term, Exit) and term.fallthrough is not None:

@@ -11,13 +11,18 @@ Patterns, on the virtual CFG before register allocation (A ends in
 
 * triangle: X or Y is an arm B (one predecessor, ends ``jump J``) and the other is J;
 * diamond: X and Y are arms that both jump to the same J;
-* exit: X or Y is an empty block that just exits: A ends in a guarded ``exit``.
+* exit: X or Y is an empty block that just exits: A ends in a guarded ``exit``;
+* hoist: X or Y is an arm that jumps elsewhere: its instructions move into A under
+  the guard and A branches straight to the arm's target (``if (c) break;`` then work);
+* chain: Y (one predecessor, a short block ending in ``branch @h``) has X as one
+  of its targets: A takes Y's instructions under ``@!g`` and branches on the
+  combined predicate (unrolled loops with ``continue`` and ``break``).
 """
 
 from __future__ import annotations
 
 from compiler.cfg import VBlock, VProgram, simplify
-from compiler.machine.isa import Branch, Exit, Guard, Instr, Jump, Op
+from compiler.machine.isa import Branch, Exit, Guard, Instr, Jump, Op, Pred
 
 MAX_ARM = 6
 """Instructions an arm may have to be converted (both arms together for a diamond)."""
@@ -31,10 +36,33 @@ def _preds(prog: VProgram) -> dict[str, int]:
     return count
 
 
-def _convertible(arm: VBlock, guard: Guard, preds: dict[str, int]) -> bool:
-    return (preds.get(arm.label) == 1 and isinstance(arm.term, Jump)
+def _movable(arm: VBlock, guard: Guard, preds: dict[str, int]) -> bool:
+    """Can ``arm``'s instructions run in its predecessor under ``guard``?"""
+    return (preds.get(arm.label) == 1 and len(arm.instrs) <= MAX_ARM
             and all(i.guard is None and i.op not in (Op.SHFL, Op.VOTE) and guard.pred not in i.regs_written()
                     for i in arm.instrs))
+
+
+def _convertible(arm: VBlock, guard: Guard, preds: dict[str, int]) -> bool:
+    return isinstance(arm.term, Jump) and _movable(arm, guard, preds)
+
+
+class _Temps:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def pred(self) -> Pred:
+        self.n += 1
+        return Pred(f"ifc{self.n}")
+
+
+def _value(g: Guard, a: VBlock, temps: _Temps) -> Pred:
+    """A predicate register holding the truth of guard ``g`` (appending a not.pred to ``a`` if needed)."""
+    if not g.negate:
+        return g.pred
+    t = temps.pred()
+    a.instrs.append(Instr(Op.PNOT, t, (g.pred,)))
+    return t
 
 
 def _guarded(instrs: list[Instr], g: Guard) -> list[Instr]:
@@ -46,6 +74,7 @@ def _is_bare_exit(b: VBlock) -> bool:
 
 
 def if_convert(prog: VProgram) -> VProgram:
+    temps = _Temps()
     changed = True
     while changed:
         changed = False
@@ -71,10 +100,28 @@ def if_convert(prog: VProgram) -> VProgram:
                 a.term = Jump(y.label)
             elif (_convertible(x, g, preds) and _convertible(y, g, preds)
                   and str(x.term.target) == str(y.term.target)
-                  and len(x.instrs) + len(y.instrs) <= MAX_ARM
-                  and not any(g.pred in i.regs_written() for i in y.instrs)):
+                  and len(x.instrs) + len(y.instrs) <= MAX_ARM):
                 a.instrs += _guarded(y.instrs, not_g) + _guarded(x.instrs, g)
                 a.term = Jump(str(x.term.target))
+            elif _convertible(y, g, preds) and y.label != a.label:
+                a.instrs += _guarded(y.instrs, not_g)
+                a.term = Branch(g, x.label, str(y.term.target))
+            elif _convertible(x, g, preds) and x.label != a.label:
+                a.instrs += _guarded(x.instrs, g)
+                a.term = Branch(g, str(x.term.target), y.label)
+            elif (isinstance(y.term, Branch) and _movable(y, g, preds) and y.label != a.label
+                  and x.label in (str(y.term.target), str(y.term.fallthrough))
+                  and y.term.guard.pred != g.pred):
+                h = y.term.guard
+                a.instrs += _guarded(y.instrs, not_g)
+                # lanes reach y's other target only through !g and (h, or !h)
+                other_on_h = str(y.term.fallthrough) == x.label
+                other = str(y.term.target) if other_on_h else str(y.term.fallthrough)
+                cond = h if other_on_h else Guard(h.pred, not h.negate)
+                not_g_val, cond_val = _value(not_g, a, temps), _value(cond, a, temps)
+                both = temps.pred()
+                a.instrs.append(Instr(Op.PAND, both, (not_g_val, cond_val)))
+                a.term = Branch(Guard(both), other, x.label)
             else:
                 continue
             prog = simplify(prog)

@@ -25,6 +25,8 @@ extern "C" __global__ void k(int* out) {
         out[8 + t] = v;
     } else {
         v = t + 100;
+        #pragma unroll 1
+        for (int i = 0; i < t + 2; i++) v += 2 * i;
         atomicAdd(&out[12], v);
     }
     out[t] = v;
@@ -35,8 +37,9 @@ extern "C" __global__ void k(int* out) {
 def test_if_else_reconverges_before_the_join():
     prog, l = launch(DIAMOND, 1, 4, out="zeros:16")
     res = run(prog, l)
-    assert res.arrays["out"][:4] == [100, 0 + 1, 102, 0 + 1 + 2 + 3]
-    assert res.arrays["out"][12] == 100 + 102
+    even = [t + 100 + sum(2 * i for i in range(t + 2)) for t in (0, 2)]
+    assert res.arrays["out"][:4] == [even[0], 0 + 1, even[1], 0 + 1 + 2 + 3]
+    assert res.arrays["out"][12] == sum(even)
     # the store out[t] = v happens in one block, executed once, by all four lanes together
     join = [ev for ev in res.trace if any(w == t for w, _ in ev.mem_writes for t in range(4))]
     assert len(join) == 1 and join[0].mask == 0b1111

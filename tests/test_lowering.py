@@ -227,11 +227,12 @@ def test_many_values_fit_when_not_alive_together():
 
 
 def test_rom_overflow_is_reported():
-    body = PROLOGUE + "\n".join(f"@%p1 bra L{i};\nL{i}:\nadd.s32 %r2, %r2, 1;\nsetp.eq.u32 %p1, %r2, 0;" for i in range(40)) + "\nret;"
+    # every bar.sync ends a block: 40 barriers need 41 blocks
+    body = PROLOGUE + "\n".join("add.s32 %r2, %r2, 1;\nbar.sync 0;" for _ in range(40)) + "\nret;"
     ptx = kernel_ptx(body, ".param .u64 k_param_0,\n.param .u32 k_param_1")
     with pytest.raises(CompileError) as e:
         compile_ptx(ptx, OUT + X)
-    assert "ROM holds 32" in e.value.message and "over by" in e.value.message
+    assert "needs 41 blocks but the ROM holds 32 (over by 9)" in e.value.message
 
 
 @pytest.mark.parametrize("x", [0, 1, 0x10, 0x80000000, 0xFFFFFFFF, 0xFFFF0000, 0x7FFFFFFF])
