@@ -73,7 +73,14 @@ def _is_bare_exit(b: VBlock) -> bool:
     return not b.instrs and isinstance(b.term, Exit) and b.term.guard is None
 
 
-def if_convert(prog: VProgram) -> VProgram:
+FULL, BASIC, NONE = 2, 1, 0
+"""Levels: all patterns; triangle/diamond/exit only; nothing. The compiler backs off a
+level when the guarded code needs more registers than a lane has."""
+
+
+def if_convert(prog: VProgram, level: int = FULL) -> VProgram:
+    if level == NONE:
+        return prog
     temps = _Temps()
     changed = True
     while changed:
@@ -103,6 +110,8 @@ def if_convert(prog: VProgram) -> VProgram:
                   and len(x.instrs) + len(y.instrs) <= MAX_ARM):
                 a.instrs += _guarded(y.instrs, not_g) + _guarded(x.instrs, g)
                 a.term = Jump(str(x.term.target))
+            elif level < FULL:
+                continue
             elif _convertible(y, g, preds) and y.label != a.label:
                 a.instrs += _guarded(y.instrs, not_g)
                 a.term = Branch(g, x.label, str(y.term.target))

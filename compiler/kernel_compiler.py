@@ -13,12 +13,12 @@ from pathlib import Path
 
 from compiler.cuda_to_ptx import CudaKernel, cuda_to_ptx, kernel_signatures, ptx_entry_for
 from compiler.errors import CompileError
-from compiler.ifconvert import if_convert
+from compiler.ifconvert import BASIC, FULL, NONE, if_convert
 from compiler.machine.config import DEFAULT, MachineConfig
 from compiler.machine.isa import ParamInfo, Program
 from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
 from compiler.ptx_to_vcfg import lower_kernel
-from compiler.regalloc import allocate
+from compiler.regalloc import RegisterPressure, allocate
 from compiler.vcfg_to_blocks import split_blocks
 
 
@@ -90,8 +90,14 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         shared_offsets[name] = offset
         offset += size
     shared_words = (offset + 3) // 4
-    vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets))
-    vprog, regs_used, preds_used = allocate(vprog, cfg, ptx_name)
+    for level in (FULL, BASIC, NONE):
+        vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets), level)
+        try:
+            vprog, regs_used, preds_used = allocate(vprog, cfg, ptx_name)
+            break
+        except RegisterPressure:
+            if level == NONE:
+                raise
     blocks = split_blocks(vprog, cfg, ptx_name)
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
     for b in blocks:

@@ -339,13 +339,17 @@ class _Lowerer:
             if dh is not None:
                 c.emit(Op.MOV, dh, (Imm(0),))
             return
-        if t not in ("u32", "s32", "b32"):
-            raise c.err(f"'{ins.opcode}': only 32-bit loads and stores are supported "
-                        f"(this is a {t or 'untyped'} access)")
         if load:
             d, a = ins.operands
         else:
             a, d = ins.operands
+        if load and t in ("u8", "s8", "b8", "u16", "s16", "b16") and not isinstance(d, PVec) \
+                and isinstance(a, PAddr):
+            self._subword_load(ins, self.dst(d), a, int(t[1:]), _signed(t))
+            return
+        if t not in ("u32", "s32", "b32"):
+            raise c.err(f"'{ins.opcode}': only 32-bit stores (and 8/16/32-bit loads) are supported "
+                        f"(this is a {t or 'untyped'} access)")
         if not isinstance(a, PAddr):
             raise c.err(f"expected an address operand, got {a}")
         space = self._space(ins, a)
@@ -356,6 +360,24 @@ class _Lowerer:
                 c.emit(Op.LD, self.dst(v), (base, Imm(off + 4 * k)), space)
             else:
                 c.emit(Op.ST, None, (base, Imm(off + 4 * k), self.lo(v)), space)
+
+    def _subword_load(self, ins: PtxInstr, dst: Reg, a: PAddr, bits: int, signed: bool) -> None:
+        """An 8/16-bit load (nvcc narrows ``x[i] & 255`` to one): load the word, shift, extend."""
+        c = self.c
+        space = self._space(ins, a)
+        base, off = self._addr(a)
+        addr, aligned, word, shift = c.temp(), c.temp(), c.temp(), c.temp()
+        c.emit(Op.ADD, addr, (base, Imm(off)))
+        c.emit(Op.AND, aligned, (addr, Imm(~3)))
+        c.emit(Op.LD, word, (aligned, Imm(0)), space)
+        c.emit(Op.AND, shift, (addr, Imm(3)))
+        c.emit(Op.SHL, shift, (shift, Imm(3)))
+        c.emit(Op.SHR_U, word, (word, shift))
+        if signed:
+            c.emit(Op.SHL, word, (word, Imm(32 - bits)))
+            c.emit(Op.SHR_S, dst, (word, Imm(32 - bits)))
+        else:
+            c.emit(Op.AND, dst, (word, Imm((1 << bits) - 1)))
 
     def _addr(self, a: PAddr) -> tuple[Operand, int]:
         if a.base is None:

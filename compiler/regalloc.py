@@ -19,6 +19,10 @@ from compiler.machine.isa import Guard, Instr, Op, Pred, Reg
 Var = Reg | Pred
 
 
+class RegisterPressure(CompileError):
+    """More values alive at once than the lane has registers (or predicates)."""
+
+
 def _virtual(v: object) -> bool:
     return isinstance(v, (Reg, Pred)) and isinstance(v.n, str)
 
@@ -140,7 +144,7 @@ def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgra
             worst = max((p for p in pressure if p[2] == ("reg" if kind is Reg else "pred")),
                         key=lambda p: p[0], default=(0, None, ""))
             what = "registers" if kind is Reg else "predicate registers"
-            raise CompileError(
+            raise RegisterPressure(
                 f"the kernel needs more {what} than a lane has ({k}); "
                 f"{worst[0]} values are live at once around this PTX line",
                 file=filename, line=worst[1],

@@ -70,7 +70,7 @@ def c_rem(a: int, b: int) -> int:
 
 
 def popc(x: int) -> int:
-    return bin(u32(x)).count("1")
+    return u32(x).bit_count()
 
 
 def clz(x: int) -> int:
@@ -94,7 +94,7 @@ class Node:
     def size(self) -> int:
         return 1 + sum(k.size() for k in self.kids())
 
-    def kids(self) -> tuple["Node", ...]:
+    def kids(self) -> tuple[Node, ...]:
         return ()
 
 

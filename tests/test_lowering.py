@@ -196,7 +196,7 @@ def test_division_64_is_refused_with_line():
     assert e.value.line == line
 
 
-@pytest.mark.parametrize("instr", ["add.f32 %f1, %f2, %f3;", "call foo;", "ld.global.u8 %rs1, [%rd1];",
+@pytest.mark.parametrize("instr", ["add.f32 %f1, %f2, %f3;", "call foo;", "st.global.u8 [%rd1], %rs1;",
                                    "brx.idx %r1, tbl;"])
 def test_unsupported_instructions_named(instr):
     ptx = kernel_ptx(PROLOGUE + instr + "\nret;", ".param .u64 k_param_0,\n.param .u32 k_param_1",
@@ -260,3 +260,49 @@ def test_sad(x):
     st.global.u32 [%rd1+4], %r3;"""
     sx = x - (1 << 32) if x >> 31 else x
     assert run_x(body, x, 2) == [(100 + abs(sx - 5)) & M, (100 + abs(x - 5)) & M]
+
+
+def test_narrowed_byte_and_halfword_loads():
+    """nvcc turns ``x[i] & 255`` into ``ld.global.u8``: the machine loads the word and extracts."""
+    from compiler.kernel_compiler import compile_cuda
+    from engine.interpreter import run
+    from engine.launch import build_launch
+
+    src = """extern "C" __global__ void k(const int* a, const int* b, int* out) {
+        int t = threadIdx.x;
+        out[t] = (a[t] & 255) + ((b[t] & 0xffff) << 1);
+        out[4 + t] = (a[t] & 0x100) ? 5 : b[t];
+        out[8 + t] = (signed char)(a[t] >> 8) + (short)b[t];
+    }"""
+    prog = compile_cuda(src, "narrow.cu")
+    assert any(line.strip().startswith(("ld.global.u8", "ld.global.s16")) for line in prog.ptx.splitlines())
+    a = [0x1FF, -1, 0x12345678, 0x80]
+    b = [0x18001, -2, 0x7FFF, 3]
+
+    def sx(v: int, bits: int) -> int:
+        v &= (1 << bits) - 1
+        return v - (1 << bits) if v >> (bits - 1) else v
+
+    want = ([(x & 255) + ((y & 0xFFFF) << 1) for x, y in zip(a, b)]
+            + [5 if x & 0x100 else y for x, y in zip(a, b)]
+            + [sx(x >> 8, 8) + sx(y, 16) for x, y in zip(a, b)])
+    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "b": ",".join(map(str, b)), "out": "zeros:12"})
+    assert run(prog, launch).arrays["out"] == [w & M for w in want]
+
+
+def test_char_view_of_an_int_array():
+    """Bytes of an int array read through a ``signed char*`` (little-endian, like the GPU)."""
+    from compiler.kernel_compiler import compile_cuda
+    from engine.interpreter import run
+    from engine.launch import build_launch
+
+    src = """__global__ void k(const int* a, int* out) {
+        const signed char* bytes = (const signed char*)a;
+        out[threadIdx.x] = bytes[3 * threadIdx.x + 1];
+    }"""
+    a = [0x11223344, -0x7F00, 0x7F80FF01, 0x00C0FFEE]
+    raw = b"".join((x & M).to_bytes(4, "little") for x in a)
+    want = [int.from_bytes(raw[3 * t + 1:3 * t + 2], "little", signed=True) & M for t in range(4)]
+    prog = compile_cuda(src, "bytes.cu")
+    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "out": "zeros:4"})
+    assert run(prog, launch).arrays["out"] == want
