@@ -44,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="qgpu", description="qgpu: a 4-lane SIMT GPU compiled into a Qwen3.5 model. "
+    p = _Parser(prog="qgpu", description="qgpu: a 4-lane SIMT GPU to be compiled into a Qwen3.5 model. "
                 "This tool compiles CUDA kernels for the machine and runs them.",
                 epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -233,9 +233,22 @@ def _main_file(text: str, filename: str) -> int:
 def _parse_body(body: str, offset: int, lines: _Lines, kernel: PtxKernel, filename: str,
                 main_file: int = 1) -> None:
     cuda_line: int | None = None
+    # { } blocks inside a kernel (inline asm, call sequences) may declare registers
+    # that shadow outer ones: each such name is renamed per block
+    scopes: list[dict[str, str]] = [{}]
+    scope_ids: list[int] = [0]
+    blocks_seen = 0
     for m in re.finditer(r"[^;{}]+;|[{}]", body):
         raw = m.group(0)
-        if raw in "{}":
+        if raw == "{":
+            blocks_seen += 1
+            scopes.append({})
+            scope_ids.append(blocks_seen)
+            continue
+        if raw == "}":
+            if len(scopes) > 1:
+                scopes.pop()
+                scope_ids.pop()
             continue
         stmt = raw[:-1]
         start = offset + m.start() + (len(stmt) - len(stmt.lstrip()))
@@ -259,23 +272,49 @@ def _parse_body(body: str, offset: int, lines: _Lines, kernel: PtxKernel, filena
         if not stmt:
             continue
         line = lines.line(start)
-        # .loc / .pragma lines have no ';' of their own: the statement continues after them
-        while stmt.startswith((".loc", ".pragma")):
-            lm = re.match(r"\.loc\s+\d+\s+(\d+)\s+\d+[^\n]*|\.pragma[^\n]*", stmt)
-            if lm is None:
-                break
-            if stmt.startswith(".loc"):
-                cuda_line = int(lm.group(1))
-            rest = stmt[lm.end():]
-            start += lm.end() + (len(rest) - len(rest.lstrip()))
-            stmt = rest.strip()
-        if not stmt:
+        if stmt.startswith(".reg") and len(scopes) > 1:
+            _declare_scoped(stmt, scopes[-1], scope_ids[-1])
             continue
-        line = lines.line(start)
         if stmt.startswith("."):
             _body_directive(stmt, kernel, line)
             continue
-        kernel.body.append(_parse_instr(stmt, line, cuda_line, filename))
+        ins = _parse_instr(stmt, line, cuda_line, filename)
+        if len(scopes) > 1:
+            ins.operands = [_rename(o, scopes) for o in ins.operands]
+            if ins.guard is not None:
+                ins.guard = _rename(ins.guard, scopes)
+        kernel.body.append(ins)
+
+
+def _declare_scoped(stmt: str, scope: dict[str, str], scope_id: int) -> None:
+    """Record the registers a nested ``.reg`` declares, under block-unique names."""
+    for name in re.split(r"\s*,\s*", stmt.split(None, 2)[-1]):
+        m = re.match(r"^(%?[\w$]+)(?:<(\d+)>)?$", name.strip())
+        if not m:
+            continue
+        base, count = m.group(1), m.group(2)
+        for n in ([f"{base}{i}" for i in range(int(count))] if count else [base]):
+            scope[n] = f"{n}__b{scope_id}"
+
+
+def _rename(op, scopes: list[dict[str, str]]):
+    if isinstance(op, PReg):
+        for scope in reversed(scopes):
+            if op.name in scope:
+                return PReg(scope[op.name], op.neg)
+        return op
+    if isinstance(op, PSym):  # clang's scoped names may lack the '%'
+        for scope in reversed(scopes):
+            if op.name in scope:
+                return PReg("%" + scope[op.name])
+        return op
+    if isinstance(op, PAddr) and op.base is not None:
+        return PAddr(_rename(op.base, scopes), op.offset)
+    if isinstance(op, PVec):
+        return PVec(tuple(_rename(o, scopes) for o in op.items))
+    if isinstance(op, PPair):
+        return PPair(_rename(op.first, scopes), _rename(op.second, scopes))
+    return op
 
 
 def _body_directive(stmt: str, kernel: PtxKernel, line: int) -> None:

@@ -27,6 +27,8 @@ _SIGNED_CMP = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne":
                "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
 _UNSIGNED_CMP = {"lt": "lo", "le": "ls", "gt": "hi", "ge": "hs", "eq": "eq", "ne": "ne",
                  "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
+BAR_RED_COUNTER = "__qgpu_bar_red_counter"
+"""Hidden shared word used to lower bar.red (see _Lowerer.bar_red)."""
 _LOCAL = ("local memory is not supported: a per-thread array indexed at run time (or a value "
           "spilled to the stack); use shared memory or registers")
 _IGNORED = {"membar", "fence", "prefetch", "prefetchu", "pmevent", "nanosleep"}
@@ -62,6 +64,10 @@ class _Ctx:
     def err(self, msg: str) -> CompileError:
         line = self.ins.line if self.ins else None
         return CompileError(msg, file=self.filename, line=line)
+
+    def take(self) -> list[Instr]:
+        out, self.out = self.out, []
+        return out
 
     def temp(self) -> Reg:
         self.tmp += 1
@@ -863,6 +869,37 @@ class _Lowerer:
         c.emit(Op.SETP, p, (ZERO, ZERO), "eq")
         c.emit(Op.VOTE, self.dst(d), (p, Imm(0xFFFFFFFF)), "ballot")
 
+    def bar_red(self, ins: PtxInstr) -> tuple[list[Instr], list[Instr], list[Instr]]:
+        """``bar.red`` (__syncthreads_count/_or/_and) as two plain barriers around a counter.
+
+        Each thread adds its vote to a hidden shared word, all meet, all read the
+        total, all meet again, then each takes its vote back out, so the word is 0
+        again before the next use's first barrier.
+        """
+        c = self.c
+        mode = next((p for p in ins.parts if p in ("popc", "and", "or")), None)
+        if mode is None or len(ins.operands) != 3 or ins.guard is not None:
+            raise c.err(f"'{ins.opcode}' is not supported")
+        d, bar_id, p = ins.operands
+        if not (isinstance(bar_id, PImm) and bar_id.value == 0):
+            raise c.err(f"'{ins.opcode}' with a barrier id other than 0 is not supported")
+        counter = Imm(c.shared_offsets[BAR_RED_COUNTER])
+        vote, total, back = c.temp(), c.temp(), c.temp()
+        pred = self.pred_src(p)
+        # and: count the threads whose predicate is false
+        c.emit(Op.SELP, vote, (Imm(0), Imm(1), pred) if mode == "and" else (Imm(1), Imm(0), pred))
+        c.emit(Op.ATOM, ZERO, (ZERO, counter, vote, ZERO), "shared.add")
+        before = c.take()
+        c.emit(Op.LD, total, (ZERO, counter), "shared")
+        middle = c.take()
+        c.emit(Op.NEG, back, (vote,))
+        c.emit(Op.ATOM, ZERO, (ZERO, counter, back, ZERO), "shared.add")
+        if mode == "popc":
+            c.emit(Op.MOV, self.dst(d), (total,))
+        else:
+            c.emit(Op.SETP, self.pred(d), (total, Imm(0)), "ne" if mode == "or" else "eq")
+        return before, middle, c.take()
+
     def op_call(self, ins: PtxInstr) -> None:
         callee = ins.operands[0].name if ins.operands and isinstance(ins.operands[0], PSym) else "?"
         m = re.match(r"_Z(\d+)", callee)  # a C++ mangled name: _Z3fibi -> fib
@@ -924,8 +961,15 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
             continue
         if base in ("bar", "barrier") and "warp" not in item.parts:
             if "red" in item.parts:
-                raise ctx.err(f"'{item.opcode}' (__syncthreads_count/_and/_or) is not supported; "
-                              "count with a shared-memory atomic and __syncthreads() instead")
+                before, middle, after = low.bar_red(item)
+                cur.instrs.extend(before)
+                nxt = f"L{item.line}"
+                close(Barrier(nxt), nxt)
+                cur.instrs.extend(middle)
+                nxt = f"L{item.line}b"
+                close(Barrier(nxt), nxt)
+                cur.instrs.extend(after)
+                continue
             if "arrive" in item.parts or item.guard is not None or len(item.operands) > 1 or (
                     item.operands and not (isinstance(item.operands[0], PImm) and item.operands[0].value == 0)):
                 raise ctx.err(f"'{item.opcode}' with a guard, a barrier id other than 0 or a thread count "

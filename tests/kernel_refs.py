@@ -690,6 +690,23 @@ def ref_exit_before_barrier(args, grid, block):
     return m
 
 
+
+def ref_syncthreads_count(args, grid, block):
+    a = list(args["a"])
+    out = list(args["out"])
+    for cta in range(grid):
+        members = [cta * block + t for t in range(block) if t != 5]  # thread 5 returns first
+        acc = 0
+        for limit in (4, 8, 12):
+            vals = [a[i] for i in members]
+            c = sum(1 for v in vals if v > limit)
+            any_ = int(any(v == limit for v in vals))
+            all_ = int(all(v > limit - 8 for v in vals))
+            acc = acc * 100 + c * 10 + any_ * 2 + all_
+        for i in members:
+            out[i] = acc
+    return {"a": a, "out": out}
+
 REFS: dict[str, Callable] = {
     "arith_mix": ref_arith_mix,
     "atomics_global": ref_atomics_global,
@@ -729,6 +746,7 @@ REFS: dict[str, Callable] = {
     "unsigned_cmp": ref_unsigned_cmp,
     "vector_add": ref_vector_add,
     "votes": ref_votes,
+    "syncthreads_count": ref_syncthreads_count,
 }
 
 

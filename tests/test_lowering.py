@@ -306,3 +306,19 @@ def test_char_view_of_an_int_array():
     prog = compile_cuda(src, "bytes.cu")
     launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "out": "zeros:4"})
     assert run(prog, launch).arrays["out"] == want
+
+
+def test_registers_declared_in_inner_blocks_do_not_clobber_outer_ones():
+    # inline asm blocks declare their own %p1: it must not overwrite the kernel's %p1
+    body = """
+    setp.eq.u32 %p1, %r1, 7;
+    {
+    .reg .pred %p1;
+    setp.ne.u32 %p1, %r1, 7;
+    selp.u32 %r3, 1, 0, %p1;
+    }
+    selp.u32 %r2, 1, 0, %p1;
+    st.global.u32 [%rd1], %r2;
+    st.global.u32 [%rd1+4], %r3;"""
+    assert run_x(body, 7, 2) == [1, 0]
+    assert run_x(body, 3, 2) == [0, 1]
