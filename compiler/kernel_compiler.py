@@ -19,6 +19,7 @@ from compiler.machine.isa import ParamInfo, Program
 from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
 from compiler.ptx_to_vcfg import BAR_RED_COUNTER, lower_kernel
 from compiler.regalloc import RegisterPressure, allocate
+from compiler.remat import rematerialise
 from compiler.vcfg_to_blocks import split_blocks
 
 
@@ -93,13 +94,18 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         shared_offsets[name] = offset
         offset += size
     shared_words = (offset + 3) // 4
-    for level in (FULL, BASIC, NONE):
+    # Back off when registers run out: less if-conversion, then recompute constants
+    # at their uses (rematerialisation), then both.
+    attempts = [(FULL, False), (BASIC, False), (FULL, True), (BASIC, True), (NONE, True)]
+    for k, (level, remat) in enumerate(attempts):
         vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets), level)
+        if remat:
+            vprog = rematerialise(vprog)
         try:
             vprog, regs_used, preds_used = allocate(vprog, cfg, ptx_name)
             break
         except RegisterPressure:
-            if level == NONE:
+            if k == len(attempts) - 1:
                 raise
     blocks = split_blocks(vprog, cfg, ptx_name)
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}

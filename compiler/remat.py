@@ -1,0 +1,51 @@
+"""Rematerialisation: recompute launch constants at each use instead of keeping them live.
+
+Kernel parameters (pointer bases, sizes), special registers (``tid.x``...) and
+immediates are loaded once at kernel entry and often stay alive for the whole
+kernel, each holding one of the lane's 15 registers. Re-reading them right
+before each use frees those registers for the price of extra instructions, so
+the compiler only does it when a kernel would not fit otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from compiler.cfg import VProgram
+from compiler.machine.isa import Imm, Instr, Op, Reg
+
+
+def _cheap_defs(prog: VProgram) -> dict[Reg, Instr]:
+    """Virtual registers written exactly once, unguarded, by a constant-producing op."""
+    counts: Counter = Counter(d for b in prog.blocks for i in b.instrs for d in i.regs_written())
+    defs: dict[Reg, Instr] = {}
+    for b in prog.blocks:
+        for i in b.instrs:
+            d = i.dst
+            if (isinstance(d, Reg) and isinstance(d.n, str) and counts[d] == 1 and i.guard is None
+                    and (i.op in (Op.PARAM, Op.SREG) or (i.op is Op.MOV and isinstance(i.srcs[0], Imm)))):
+                defs[d] = i
+    return defs
+
+
+def rematerialise(prog: VProgram) -> VProgram:
+    defs = _cheap_defs(prog)
+    if not defs:
+        return prog
+    n = 0
+    for b in prog.blocks:
+        out: list[Instr] = []
+        for ins in b.instrs:
+            if ins.dst in defs and defs[ins.dst] is ins:
+                continue  # every use gets its own copy below
+            srcs = list(ins.srcs)
+            for k, s in enumerate(srcs):
+                if isinstance(s, Reg) and s in defs:
+                    n += 1
+                    tmp = Reg(f"rm{n}")
+                    d = defs[s]
+                    out.append(Instr(d.op, tmp, d.srcs, d.mod, None, None, ins.line))
+                    srcs[k] = tmp
+            out.append(Instr(ins.op, ins.dst, tuple(srcs), ins.mod, ins.guard, ins.dst2, ins.line))
+        b.instrs = out
+    return prog
