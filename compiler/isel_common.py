@@ -1,0 +1,187 @@
+"""Shared pieces of instruction selection: the lowering context and operand helpers.
+
+``LowererBase`` turns PTX operands into machine operands (the low or high half of a
+64-bit register, a narrow value extended, a predicate); the op families in
+``isel_alu``, ``isel_memory`` and ``isel_warp`` build on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.errors import CompileError
+from compiler.machine.isa import SPECIAL_REGS, Guard, Imm, Instr, Op, Operand, Pred, Reg, ZERO
+from compiler.ptx_parse import PImm, PReg, PSpecial, PSym, PtxInstr, PtxKernel
+
+WIDE = ("u64", "s64", "b64")
+SIGNED_CMP = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": "ne",
+               "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
+UNSIGNED_CMP = {"lt": "lo", "le": "ls", "gt": "hi", "ge": "hs", "eq": "eq", "ne": "ne",
+                 "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
+BAR_RED_COUNTER = "__qgpu_bar_red_counter"
+"""Hidden shared word used to lower bar.red (see _Lowerer.bar_red)."""
+LOCAL_MEMORY_REFUSAL = ("local memory is not supported: a per-thread array indexed at run time (or a value "
+          "spilled to the stack); use shared memory or registers")
+IGNORED_OPS = {"membar", "fence", "prefetch", "prefetchu", "pmevent", "nanosleep"}
+
+
+def type_of(ins: PtxInstr) -> str:
+    for p in reversed(ins.parts[1:]):
+        if p[:1] in "usbfp" and p[1:].isdigit() or p == "pred":
+            return p
+    return ""
+
+
+def is_signed(t: str) -> bool:
+    return t.startswith("s")
+
+
+@dataclass
+class LowerCtx:
+    kernel: PtxKernel
+    filename: str
+    shared_offsets: dict[str, int]
+    hi: set[str]
+    params: dict[str, int]
+    shared_ptrs: set[str]
+    tmp: int = 0
+    out: list[Instr] = field(default_factory=list)
+    ins: PtxInstr | None = None
+
+    def err(self, msg: str) -> CompileError:
+        line = self.ins.line if self.ins else None
+        return CompileError(msg, file=self.filename, line=line)
+
+    def take(self) -> list[Instr]:
+        out, self.out = self.out, []
+        return out
+
+    def temp(self) -> Reg:
+        self.tmp += 1
+        return Reg(f"t{self.tmp}")
+
+    def temp_pred(self) -> Pred:
+        self.tmp += 1
+        return Pred(f"tp{self.tmp}")
+
+    def emit(self, op: Op, dst=None, srcs=(), mod: str = "", guard: Guard | None = None,
+             dst2: Pred | None = None) -> None:
+        self.out.append(Instr(op, dst, tuple(srcs), mod, guard, dst2,
+                              self.ins.line if self.ins else None))
+
+
+def is_64bit_name(ctx: LowerCtx, name: str) -> bool:
+    """nvcc and clang both name every 64-bit register ``%rd<N>``."""
+    return name.startswith("%rd")
+
+
+
+
+class LowererBase:
+    """Operand helpers; every ``op_NAME`` method of the mixins lowers PTX opcode NAME."""
+
+    def __init__(self, ctx: LowerCtx):
+        self.c = ctx
+
+    def lo(self, op) -> Operand:
+        c = self.c
+        if isinstance(op, PReg):
+            if op.neg:
+                raise c.err(f"negated operand {op.name} where a value is expected")
+            return Reg(op.name[1:] + (".lo" if is_64bit_name(c, op.name) else ""))
+        if isinstance(op, PImm):
+            return Imm(op.value)
+        if isinstance(op, PSym):
+            if op.name in c.shared_offsets:
+                return Imm(c.shared_offsets[op.name])
+            if op.name.startswith("__local_depot"):
+                raise c.err(LOCAL_MEMORY_REFUSAL)
+            raise c.err(f"symbol {op.name} is not a shared variable this machine knows "
+                        "(global __device__ variables and constants are not supported)")
+        if isinstance(op, PSpecial):
+            t = c.temp()
+            self.sreg(t, op)
+            return t
+        raise c.err(f"unexpected operand {op}")
+
+    def hi(self, op) -> Operand:
+        c = self.c
+        if isinstance(op, PReg):
+            if not is_64bit_name(c, op.name):
+                raise c.err(f"{op.name} used as a 64-bit value")
+            return Reg(op.name[1:] + ".hi")
+        if isinstance(op, PImm):
+            return Imm((op.value >> 32) & 0xFFFFFFFF)
+        if isinstance(op, PSym):
+            return Imm(0)
+        raise c.err(f"unexpected 64-bit operand {op}")
+
+    def narrow(self, op, t: str) -> Operand:
+        """An operand of an 8/16-bit PTX type, sign- or zero-extended to 32 bits.
+
+        Narrow registers live in 32-bit machine registers whose upper bits are
+        don't-care after add/sub/mul/logic; compares, right shifts, division and
+        min/max must see the extended value.
+        """
+        v = self.lo(op)
+        bits = int(t[1:]) if t[1:].isdigit() else 32
+        if bits >= 32:
+            return v
+        tmp = self.c.temp()
+        if is_signed(t):
+            self.c.emit(Op.SHL, tmp, (v, Imm(32 - bits)))
+            self.c.emit(Op.SHR_S, tmp, (tmp, Imm(32 - bits)))
+        else:
+            self.c.emit(Op.AND, tmp, (v, Imm((1 << bits) - 1)))
+        return tmp
+
+    def dst(self, op) -> Reg:
+        if not isinstance(op, PReg):
+            raise self.c.err(f"destination must be a register, got {op}")
+        return Reg(op.name[1:] + (".lo" if is_64bit_name(self.c, op.name) else ""))
+
+    def dst_hi(self, op) -> Reg | None:
+        if isinstance(op, PReg) and op.name in self.c.hi:
+            return Reg(op.name[1:] + ".hi")
+        return None
+
+    def pred(self, op) -> Pred:
+        if not isinstance(op, PReg):
+            raise self.c.err(f"expected a predicate register, got {op}")
+        return Pred(op.name[1:])
+
+    def pred_src(self, op) -> Pred:
+        """A predicate source; ``!%p`` is materialised with not.pred, constants with setp."""
+        if isinstance(op, PImm):
+            t = self.c.temp_pred()
+            self.c.emit(Op.SETP, t, (ZERO, ZERO), "eq" if op.value else "ne")
+            return t
+        p = self.pred(op)
+        if isinstance(op, PReg) and op.neg:
+            t = self.c.temp_pred()
+            self.c.emit(Op.PNOT, t, (p,))
+            return t
+        return p
+
+    def guard(self, g: PReg | None) -> Guard | None:
+        return Guard(Pred(g.name[1:]), g.neg) if g else None
+
+    def sreg(self, dst: Reg, op: PSpecial) -> None:
+
+        if op.name not in SPECIAL_REGS:
+            raise self.c.err(f"special register %{op.name} is not supported")
+        self.c.emit(Op.SREG, dst, (), op.name)
+
+    # --- instructions --------------------------------------------------------------------------
+
+    def _wide(self, ins: PtxInstr) -> bool:
+        return type_of(ins) in WIDE
+
+    def _unsupported_wide(self, ins: PtxInstr) -> CompileError:
+        return self.c.err(f"64-bit '{ins.opcode}' whose upper 32 bits matter is not supported "
+                          "(the machine is 32-bit; use int/unsigned values)")
+
+    def _narrow_only(self, ins: PtxInstr) -> None:
+        if self._wide(ins):
+            raise self._unsupported_wide(ins)
+
