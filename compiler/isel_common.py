@@ -19,10 +19,32 @@ SIGNED_CMP = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": 
 UNSIGNED_CMP = {"lt": "lo", "le": "ls", "gt": "hi", "ge": "hs", "eq": "eq", "ne": "ne",
                  "lo": "lo", "ls": "ls", "hi": "hi", "hs": "hs"}
 BAR_RED_COUNTER = "__qgpu_bar_red_counter"
-"""Hidden shared word used to lower bar.red (see _Lowerer.bar_red)."""
+"""Hidden shared word used to lower bar.red (``MemoryOps.bar_red``)."""
+VOTE_YES, VOTE_NO = "__qgpu_vote_yes", "__qgpu_vote_no"
+"""Hidden shared words used to lower votes across 4-lane warps (``WarpOps.wide_vote``)."""
 LOCAL_MEMORY_REFUSAL = ("local memory is not supported: a per-thread array indexed at run time (or a value "
           "spilled to the stack); use shared memory or registers")
 IGNORED_OPS = {"membar", "fence", "prefetch", "prefetchu", "pmevent", "nanosleep"}
+
+
+def ptx_constants(kernel: PtxKernel) -> dict[str, int]:
+    """PTX registers written exactly once, by ``mov`` of an immediate (nvcc puts shuffle
+    and vote member masks in such registers)."""
+    writes: dict[str, int] = {}
+    value: dict[str, int] = {}
+    for ins in kernel.body:
+        if isinstance(ins, PtxInstr) and ins.operands and isinstance(ins.operands[0], PReg):
+            name = ins.operands[0].name
+            writes[name] = writes.get(name, 0) + 1
+            if ins.base == "mov" and len(ins.operands) == 2 and isinstance(ins.operands[1], PImm) \
+                    and ins.guard is None:
+                value[name] = ins.operands[1].value & 0xFFFFFFFF
+    return {k: v for k, v in value.items() if writes[k] == 1}
+
+
+def spans_warps(mask: int, lanes: int = 4) -> bool:
+    """Does a 32-lane member mask name lanes of more than one of our ``lanes``-lane warps?"""
+    return len({bit // lanes for bit in range(32) if mask >> bit & 1}) > 1
 
 
 def type_of(ins: PtxInstr) -> str:
@@ -44,6 +66,7 @@ class LowerCtx:
     hi: set[str]
     params: dict[str, int]
     shared_ptrs: set[str]
+    consts: dict[str, int] = field(default_factory=dict)
     tmp: int = 0
     out: list[Instr] = field(default_factory=list)
     ins: PtxInstr | None = None

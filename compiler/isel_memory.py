@@ -130,7 +130,7 @@ class MemoryOps(LowererBase):
             vals.append(ZERO)
         c.emit(Op.ATOM, dst, (base, Imm(off), *vals), f"{space}.{op}")
 
-    def bar_red(self, ins: PtxInstr) -> tuple[list[Instr], list[Instr], list[Instr]]:
+    def bar_red(self, ins: PtxInstr) -> list[list[Instr]]:
         """``bar.red`` (__syncthreads_count/_or/_and) as two plain barriers around a counter.
 
         Each thread adds its vote to a hidden shared word, all meet, all read the
@@ -159,4 +159,4 @@ class MemoryOps(LowererBase):
             c.emit(Op.MOV, self.dst(d), (total,))
         else:
             c.emit(Op.SETP, self.pred(d), (total, Imm(0)), "ne" if mode == "or" else "eq")
-        return before, middle, c.take()
+        return [before, middle, c.take()]

@@ -17,7 +17,7 @@ from compiler.ifconvert import BASIC, FULL, NONE, if_convert
 from compiler.machine.config import DEFAULT, MachineConfig
 from compiler.machine.isa import ParamInfo, Program
 from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
-from compiler.ptx_to_vcfg import BAR_RED_COUNTER, lower_kernel
+from compiler.ptx_to_vcfg import hidden_shared, lower_kernel
 from compiler.regalloc import RegisterPressure, allocate
 from compiler.remat import rematerialise
 from compiler.vcfg_to_blocks import split_blocks
@@ -85,9 +85,7 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
                            "variables: pass the data as kernel parameters)", file=ptx_name, line=line)
     shared_offsets: dict[str, int] = {}
     offset = 0
-    shared = dict(pk.shared)
-    if any(isinstance(i, PtxInstr) and i.base == "bar" and "red" in i.parts for i in pk.body):
-        shared[BAR_RED_COUNTER] = 4
+    shared = dict(pk.shared) | hidden_shared(pk)
     for name, size in shared.items():
         align = max(4, pk.shared_align.get(name, 4))
         offset = (offset + align - 1) // align * align

@@ -14,13 +14,33 @@ import re
 
 from compiler.cfg import VBlock, VProgram, simplify
 from compiler.isel_alu import AluOps
-from compiler.isel_common import IGNORED_OPS, LOCAL_MEMORY_REFUSAL, WIDE, BAR_RED_COUNTER, LowerCtx, type_of
+from compiler.isel_common import (
+    BAR_RED_COUNTER, IGNORED_OPS, LOCAL_MEMORY_REFUSAL, VOTE_NO, VOTE_YES, WIDE, LowerCtx, ptx_constants,
+    spans_warps, type_of,
+)
 from compiler.isel_memory import MemoryOps
 from compiler.isel_warp import WarpOps
 from compiler.machine.isa import Barrier, Branch, Exit, Instr, Jump, Op
 from compiler.ptx_parse import PAddr, PImm, PReg, PSpecial, PSym, PtxInstr, PtxKernel, PtxLabel
 
-__all__ = ["BAR_RED_COUNTER", "lower_kernel"]
+__all__ = ["hidden_shared", "lower_kernel"]
+
+
+def hidden_shared(kernel: PtxKernel) -> dict[str, int]:
+    """Shared words (name -> bytes) the lowering itself needs: bar.red and wide votes."""
+    out: dict[str, int] = {}
+    consts = ptx_constants(kernel)
+    for ins in kernel.body:
+        if not isinstance(ins, PtxInstr):
+            continue
+        if ins.base == "bar" and "red" in ins.parts:
+            out[BAR_RED_COUNTER] = 4
+        if ins.base == "vote" and ins.operands:
+            m = ins.operands[-1]
+            mask = m.value if isinstance(m, PImm) else consts.get(m.name) if isinstance(m, PReg) else None
+            if mask is not None and spans_warps(mask & 0xFFFFFFFF):
+                out[VOTE_YES] = out[VOTE_NO] = 4
+    return out
 
 
 def _hi_demanded(kernel: PtxKernel) -> set[str]:
@@ -149,7 +169,7 @@ class _Lowerer(AluOps, MemoryOps, WarpOps):
 
 def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int]) -> VProgram:
     """Lower one PTX kernel to basic blocks of virtual-register machine instructions."""
-    ctx = LowerCtx(kernel=kernel, filename=filename, shared_offsets=shared_offsets,
+    ctx = LowerCtx(kernel=kernel, filename=filename, shared_offsets=shared_offsets, consts=ptx_constants(kernel),
                hi=_hi_demanded(kernel), params={p.name: i for i, p in enumerate(kernel.params)},
                shared_ptrs=_shared_derived(kernel))
     low = _Lowerer(ctx)
@@ -167,6 +187,14 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
         blocks.append(cur)
         counter += 1
         cur = VBlock(next_label or f"{blocks[-1].label}+{counter}")
+
+    def barrier_groups(groups: list[list[Instr]]) -> None:
+        """Instruction groups with a CTA barrier between each two (bar.red, wide votes)."""
+        for k, group in enumerate(groups):
+            if k:
+                nxt = f"L{ctx.ins.line}.{k}"
+                close(Barrier(nxt), nxt)
+            cur.instrs.extend(group)
 
     for item in kernel.body:
         if isinstance(item, PtxLabel):
@@ -200,14 +228,7 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
             continue
         if base in ("bar", "barrier") and "warp" not in item.parts:
             if "red" in item.parts:
-                before, middle, after = low.bar_red(item)
-                cur.instrs.extend(before)
-                nxt = f"L{item.line}"
-                close(Barrier(nxt), nxt)
-                cur.instrs.extend(middle)
-                nxt = f"L{item.line}b"
-                close(Barrier(nxt), nxt)
-                cur.instrs.extend(after)
+                barrier_groups(low.bar_red(item))
                 continue
             if "arrive" in item.parts or item.guard is not None or len(item.operands) > 1 or (
                     item.operands and not (isinstance(item.operands[0], PImm) and item.operands[0].value == 0)):
@@ -215,6 +236,11 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
                               "is not supported (use __syncthreads())")
             nxt = f"L{item.line}"
             close(Barrier(nxt), nxt)
+            continue
+        if low.is_wide_vote(item):
+            if item.guard is not None:
+                raise ctx.err(f"guarded '{item.opcode}' across 4-lane warps is not supported")
+            barrier_groups(low.wide_vote(item))
             continue
         low.lower(item)
         cur.instrs.extend(ctx.out)

@@ -174,3 +174,23 @@ def test_laneid_is_the_32_lane_identity():
     prog, l = launch(src, 2, 6, out="zeros:16")
     res = run(prog, l).arrays["out"]
     assert res[:6] == [0, 1, 2, 3, 4, 5] and res[8:14] == [0, 1, 2, 3, 4, 5]
+
+
+def test_full_mask_votes_across_4_lane_warps():
+    """__ballot_sync(0xffffffff, ...) with 9 threads: one 32-lane warp on a GPU, three 4-lane warps here."""
+    src = """extern "C" __global__ void k(const int* a, unsigned* out) {
+        int t = threadIdx.x;
+        int i = blockIdx.x * blockDim.x + t;
+        unsigned b = __ballot_sync(0xffffffff, a[i] > 0);
+        int any = __any_sync(0xffffffff, a[i] == 7);
+        int all = __all_sync(0xffffffff, a[i] >= 0);
+        out[i] = b * 100 + any * 10 + all; }"""
+    a = [1, 0, 3, 7, 0, 1, 1, -1, 5, 2, 2, 0, 4, 4]
+    prog, l = launch(src, 2, 7, a=",".join(map(str, a)), out="zeros:14")
+    res = run(prog, l).arrays["out"]
+    want = []
+    for cta in range(2):
+        vals = a[cta * 7:(cta + 1) * 7]
+        ballot = sum(1 << t for t, v in enumerate(vals) if v > 0)
+        want += [ballot * 100 + 10 * any(v == 7 for v in vals) + all(v >= 0 for v in vals)] * 7
+    assert res == want
