@@ -109,6 +109,8 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     print(f"; {len(prog.blocks)} of {DEFAULT.rom_blocks} ROM blocks, {prog.regs_used} of "
           f"{DEFAULT.usable_regs} registers, {prog.preds_used} of {DEFAULT.preds} predicates, "
           f"{prog.shared_words} shared words per CTA")
+    if not prog.unrolled:
+        print("; compiled with loop unrolling off: unrolled, the kernel did not fit the machine")
     params = ", ".join(f"{i}: {p.ctype} {p.name}" for i, p in enumerate(prog.params))
     print(f"; params: {params or 'none'}")
     print(prog.listing())

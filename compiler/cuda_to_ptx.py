@@ -19,7 +19,7 @@ from pathlib import Path
 from compiler.errors import CompileError
 
 HEADER = Path(__file__).parent / "cuda" / "qgpu_cuda.h"
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -66,10 +66,11 @@ _NVCC_DIAG = re.compile(r"^(?P<file>.*?)\((?P<line>\d+)\): (?P<kind>error|catast
 _CLANG_DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):\d+: (?P<kind>error|fatal error): (?P<msg>.*)$")
 
 
-def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None) -> str:
+def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None, unroll: bool = True) -> str:
     """Compile ``source`` (read from ``filename``, used for messages) to PTX text."""
     tc = toolchain or find_toolchain()
-    key = hashlib.sha256("\0".join([CACHE_VERSION, tc.name, tc.path, source,
+    text = source if unroll else roll_loops(source)
+    key = hashlib.sha256("\0".join([CACHE_VERSION, " ".join(tc.command(Path("k.cu"), Path("k.ptx"))), text,
                                     HEADER.read_text() if tc.name == "clang" else ""]).encode()).hexdigest()
     cached = _cache_dir() / f"{key}.ptx"
     if cached.exists():
@@ -78,7 +79,7 @@ def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None) 
         src = Path(tmp) / Path(filename).name
         if src.suffix != ".cu":
             src = src.with_suffix(".cu")
-        src.write_text(source)
+        src.write_text(text)
         out = Path(tmp) / "out.ptx"
         try:
             proc = subprocess.run(tc.command(src, out), capture_output=True, text=True, timeout=120)
@@ -93,6 +94,36 @@ def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None) 
     except OSError:
         pass  # a read-only cache only costs time
     return ptx
+
+
+_LOOP = re.compile(r"\b(for|while|do)\b")
+
+
+def roll_loops(source: str) -> str:
+    """``source`` with ``_Pragma("unroll 1")`` in front of every loop that has no unroll pragma.
+
+    Neither nvcc nor clang has a flag that only stops loop unrolling; the pragma
+    does, and inserting it on the loop's own line keeps every line number. The
+    ``while`` of ``do ... while`` (after a ``}``) is left alone.
+    """
+    code = _strip_comments(source)
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group(0)), code)  # and strings
+    out, last = [], 0
+    for m in _LOOP.finditer(code):
+        before = code[:m.start()].rstrip()
+        if m.group(1) == "while" and before.endswith("}"):
+            continue
+        prev_line = before.rsplit("\n", 1)[-1].strip()
+        if prev_line.startswith("#pragma") and "unroll" in prev_line or before.endswith(")") and \
+                before[-40:].replace(" ", "").endswith('_Pragma("unroll1")'):
+            continue
+        if code[:m.start()].rsplit("\n", 1)[-1].lstrip().startswith("#"):
+            continue  # inside a preprocessor line
+        out.append(source[last:m.start()])
+        out.append('_Pragma("unroll 1") ')
+        last = m.start()
+    out.append(source[last:])
+    return "".join(out)
 
 
 def _compiler_error(output: str, filename: str, tmp_src: Path, tool: str) -> CompileError:

@@ -19,6 +19,7 @@ from compiler.machine.isa import ParamInfo, Program
 from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
 from compiler.ptx_to_vcfg import hidden_shared, lower_kernel
 from compiler.regalloc import RegisterPressure, allocate
+from compiler.vcfg_to_blocks import RomOverflow
 from compiler.remat import rematerialise
 from compiler.vcfg_to_blocks import split_blocks
 
@@ -52,8 +53,27 @@ def select_kernel(kernels: list[CudaKernel], kernel: str | None, filename: str) 
 
 def compile_cuda(source: str, filename: str, kernel: str | None = None,
                  cfg: MachineConfig = DEFAULT) -> Program:
+    """Compile one kernel of a CUDA file.
+
+    If the kernel does not fit the machine (registers or ROM), it is compiled
+    again with loop unrolling off: nvcc unrolls loops of unknown trip count by
+    4, which costs registers and blocks the 4-lane machine does not have.
+    """
     ck = select_kernel(kernel_signatures(source, filename), kernel, filename)
-    ptx = cuda_to_ptx(source, filename)
+    try:
+        return _compile_once(source, filename, ck, cfg, unroll=True)
+    except (RegisterPressure, RomOverflow) as first:
+        try:
+            return _compile_once(source, filename, ck, cfg, unroll=False)
+        except (RegisterPressure, RomOverflow) as second:
+            second.message += " (also with loop unrolling off)"
+            raise second from None
+        except CompileError:
+            raise first from None
+
+
+def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig, unroll: bool) -> Program:
+    ptx = cuda_to_ptx(source, filename, unroll=unroll)
     module = parse_ptx(ptx, filename + ".ptx")
     entry = ptx_entry_for(ck.name, [k.name for k in module.kernels])
     if entry is None:
@@ -74,6 +94,7 @@ def compile_cuda(source: str, filename: str, kernel: str | None = None,
     program.ptx = ptx
     program.source = source
     program.source_path = filename
+    program.unrolled = unroll
     return program
 
 
@@ -125,6 +146,4 @@ def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str, source: str,
             cuda = next((n for n, text in enumerate(source.splitlines(), 1)
                          if re.search(rf"\b{re.escape(name)}\b", text)), None)
     where = f"PTX line {e.line}: 'qgpu compile {filename}' shows the PTX"
-    if cuda:
-        return CompileError(f"{e.message} ({where})", file=filename, line=cuda, detail=e.detail)
-    return CompileError(f"{e.message} ({where})", file=filename, detail=e.detail)
+    return type(e)(f"{e.message} ({where})", file=filename, line=cuda or None, detail=e.detail)

@@ -13,6 +13,10 @@ from compiler.regalloc import physical, live_after_each, liveness
 from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Instr, Jump, Op, Terminator
 
 
+class RomOverflow(CompileError):
+    """The program needs more blocks than the ROM holds."""
+
+
 def _fits(chunk: list[Instr], ins: Instr, live_after: set, cfg: MachineConfig) -> bool:
     """Can ``ins`` join ``chunk``? ``live_after``: registers live right after ``ins``.
 
@@ -58,7 +62,7 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
             pieces.append((vb.label if k == 0 else f"{vb.label}.{k}", chunk, vb.term if last else None,
                            vb.ptx_line))
     if len(pieces) > cfg.rom_blocks:
-        raise CompileError(
+        raise RomOverflow(
             f"the program needs {len(pieces)} blocks but the ROM holds {cfg.rom_blocks} "
             f"(over by {len(pieces) - cfg.rom_blocks})", file=filename,
             detail="Make the kernel smaller: fewer branches, '#pragma unroll 1' on loops.")

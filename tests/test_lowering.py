@@ -322,3 +322,22 @@ def test_registers_declared_in_inner_blocks_do_not_clobber_outer_ones():
     st.global.u32 [%rd1+4], %r3;"""
     assert run_x(body, 7, 2) == [1, 0]
     assert run_x(body, 3, 2) == [0, 1]
+
+
+def test_roll_loops_keeps_lines_and_skips_do_while_tails():
+    from compiler.cuda_to_ptx import roll_loops
+
+    src = ("int f(int x, int y) {\n  do { x++; } while (x < 3);\n  #pragma unroll 4\n  for (;;) {}\n"
+           "  for (int i = 0; i < y; i++) x += i;  // for\n  return x; /* while */ }\n")
+    out = roll_loops(src)
+    assert out.count("\n") == src.count("\n")
+    assert out.count('_Pragma("unroll 1")') == 2  # the do and the second for
+    assert '_Pragma("unroll 1") for (int i' in out and "#pragma unroll 4\n  for (;;)" in out
+
+
+def test_kernel_that_fits_only_with_loops_rolled():
+    from compiler.kernel_compiler import compile_file
+    from conftest import ROOT
+
+    prog = compile_file(ROOT / "tests" / "suite" / "grid_stride_atomic.cu")
+    assert prog.unrolled is False

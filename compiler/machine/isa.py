@@ -305,6 +305,8 @@ class Program:
     """Shared variable name -> byte offset within the CTA's shared region."""
     cuda_line_of: dict[int, int] = field(default_factory=dict)
     """PTX line -> CUDA source line (from the PTX's .loc directives)."""
+    unrolled: bool = True
+    """False when the kernel only fitted with the CUDA compiler's loop unrolling off."""
 
     def listing(self) -> str:
         out = []
