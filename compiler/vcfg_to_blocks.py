@@ -39,7 +39,22 @@ def _fits(chunk: list[Instr], ins: Instr, live_after: set, cfg: MachineConfig) -
         return False
     if ins.op in (Op.LD, Op.ATOM) and any(i.op in (Op.ST, Op.ATOM) for i in chunk):
         return False  # memory is read before the pass's writes land
+    if ins.op in (Op.LD, Op.ATOM) and set(ins.srcs[:2]) & _loaded(chunk):
+        return False  # memory is read at one depth: no address computed from a load of the same pass
     return True
+
+
+def _loaded(chunk: list[Instr]) -> set:
+    """Registers whose value in ``chunk`` depends on a load or atomic of ``chunk``."""
+    derived: set = set()
+    for i in chunk:
+        from_memory = i.op in (Op.LD, Op.ATOM) or any(s in derived for s in i.regs_read())
+        for d in i.regs_written():
+            if from_memory:
+                derived.add(d)
+            elif i.guard is None:
+                derived.discard(d)
+    return derived
 
 
 def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Block]:

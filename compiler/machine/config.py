@@ -30,7 +30,8 @@ class BlockLimits:
     """Loads + stores + atomics per block."""
     max_stores: int = 1
     """Stores + atomics per block. Memory is read at one depth of the pass and
-    written only by the MEM tokens after it, so a block never loads after it stored."""
+    written only by the MEM tokens after it, so a block never loads after it stored,
+    and never loads from an address computed from a load of the same block."""
 
 
 @dataclass(frozen=True)
