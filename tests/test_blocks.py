@@ -34,6 +34,8 @@ def test_block_rules(path):
             stored |= i.op in (Op.ST, Op.ATOM)
             if i.op in (Op.LD, Op.ATOM) or any(s in from_memory for s in i.regs_read()):
                 from_memory |= set(i.regs_written())
+            elif i.guard is None:
+                from_memory -= set(i.regs_written())  # overwritten with a value not from memory
             for r in i.regs_written():
                 if isinstance(r, Reg):
                     assert 0 <= r.n < DEFAULT.regs, where
