@@ -201,7 +201,8 @@ CASES = [
     Case("shfl_cross_warp", "run", 1,
          [at_cuda_line("shfl_cross_warp", {6}), r"shfl|shuffle", r"lane 4\b",
           r"\blane 0\b", r"\bwarp 0\b", r"\bCTA 0\b"]),
-    Case("runaway_loop", "run", 1, [r"runaway_loop\.cu", r"\b4096\b", r"--max-steps"]),
+    Case("runaway_loop", "run", 1, [r"runaway_loop\.cu", r"\b5000\b", r"--max-steps"],
+         ["--max-steps", "5000"]),
     Case("runaway_loop", "run", 1, [r"runaway_loop\.cu", r"\b100\b", r"--max-steps"],
          ["--max-steps", "100"]),
 ]

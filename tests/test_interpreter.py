@@ -194,3 +194,20 @@ def test_full_mask_votes_across_4_lane_warps():
         ballot = sum(1 << t for t, v in enumerate(vals) if v > 0)
         want += [ballot * 100 + 10 * any(v == 7 for v in vals) + all(v >= 0 for v in vals)] * 7
     assert res == want
+
+
+def test_long_nested_loop_runs_past_thousands_of_steps():
+    src = """extern "C" __global__ void k(unsigned* out, int n) {
+        unsigned acc = threadIdx.x;
+        for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) acc = acc * 31u + (unsigned)(i ^ j);
+        out[threadIdx.x] = acc; }"""
+    prog, l = launch(src, 1, 16, out="zeros:16", n="40")
+    res = run(prog, l)
+    want = []
+    for t in range(16):
+        acc = t
+        for i in range(40):
+            for j in range(40):
+                acc = (acc * 31 + (i ^ j)) & 0xFFFFFFFF
+        want.append(acc)
+    assert res.arrays["out"] == want and len(res.trace) > 4096

@@ -50,8 +50,9 @@ class MachineConfig:
     """Words of 32-bit memory shared by global arrays and every CTA's shared memory."""
     word_bits: int = 32
     """Bits per register and memory word (int32, two's complement)."""
-    max_steps: int = 4096
-    """EXEC steps after which a launch is stopped as a runaway (interpreter guard)."""
+    max_steps: int = 200_000
+    """EXEC steps after which a launch is stopped as a runaway (interpreter guard; about
+    20 s of interpreter time on the developers' CPU)."""
     block: BlockLimits = field(default_factory=BlockLimits)
     pipeline: tuple[str, ...] = ("fetch", "decode", "execute", "writeback")
     """The four pipeline stages of one EXEC pass; see docs/machine.md."""
