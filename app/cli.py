@@ -1,13 +1,15 @@
 """``qgpu``: compile CUDA for the machine and run kernels on it.
 
 Errors are printed as one message (``file:line: error: ...``), never a traceback;
-exit status 2 for bad input, 1 for a kernel that faulted at run time.
+exit status 2 for bad input, 1 for a kernel that faulted at run time, 3 for a bug
+in qgpu itself (``QGPU_DEBUG=1`` shows its traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from compiler.errors import LaunchError, QgpuError
@@ -182,6 +184,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug in qgpu, not in the user's input
+        if os.environ.get("QGPU_DEBUG"):
+            raise
+        print(f"qgpu: internal error: {type(e).__name__}: {e}\n"
+              "This is a bug in qgpu. Rerun with QGPU_DEBUG=1 to see the traceback, and report it.",
+              file=sys.stderr)
+        return 3
 
 
 def entry() -> None:

@@ -238,8 +238,7 @@ def _parse_body(body: str, offset: int, lines: _Lines, kernel: PtxKernel, filena
     scopes: list[dict[str, str]] = [{}]
     scope_ids: list[int] = [0]
     blocks_seen = 0
-    for m in re.finditer(r"[^;{}]+;|[{}]", body):
-        raw = m.group(0)
+    for start_pos, raw in _statements(body):
         if raw == "{":
             blocks_seen += 1
             scopes.append({})
@@ -251,7 +250,7 @@ def _parse_body(body: str, offset: int, lines: _Lines, kernel: PtxKernel, filena
                 scope_ids.pop()
             continue
         stmt = raw[:-1]
-        start = offset + m.start() + (len(stmt) - len(stmt.lstrip()))
+        start = offset + start_pos + (len(stmt) - len(stmt.lstrip()))
         stmt = stmt.strip()
         # labels, .loc and .pragma lines (none has a ';' of its own) in front of the statement
         while True:
@@ -284,6 +283,38 @@ def _parse_body(body: str, offset: int, lines: _Lines, kernel: PtxKernel, filena
             if ins.guard is not None:
                 ins.guard = _rename(ins.guard, scopes)
         kernel.body.append(ins)
+
+
+def _statements(body: str):
+    """(offset, text) of each ``{``, ``}`` and ``...;`` statement of a kernel body.
+
+    A brace opens or closes a block only where a statement could start; inside a
+    statement it belongs to a vector operand (``ld.v2.u32 {%r1, %r2}, [a];``).
+    """
+    start, depth = None, 0
+    for i, ch in enumerate(body):
+        if start is None:
+            if ch in "{}":
+                yield i, ch
+            elif not ch.isspace():
+                start, depth = i, 0
+                if ch == ";":
+                    start = None
+            continue
+        if ch == "\n" and body.startswith(".loc", start):  # .loc ends at its line
+            yield start, body[start:i] + ";"
+            start = None
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == ";" and depth <= 0:
+            yield start, body[start:i + 1]
+            start = None
+        elif ch == ":" and depth <= 0 and re.fullmatch(r"\s*[$%\w.]+", body[start:i]):
+            # a label ends here; a block may open right after it
+            yield start, body[start:i + 1] + ";"
+            start = None
 
 
 def _declare_scoped(stmt: str, scope: dict[str, str], scope_id: int) -> None:

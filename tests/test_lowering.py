@@ -341,3 +341,26 @@ def test_kernel_that_fits_only_with_loops_rolled():
 
     prog = compile_file(ROOT / "tests" / "suite" / "grid_stride_atomic.cu")
     assert prog.unrolled is False
+
+
+def test_vector_loads_and_stores():
+    """int2 / int4 accesses compile to ld/st.v2/.v4 with brace operands."""
+    from compiler.kernel_compiler import compile_cuda
+    from engine.interpreter import run
+    from engine.launch import build_launch
+
+    src = """__global__ void k(const int* a, int* out) {
+        int t = threadIdx.x;
+        int4 v = reinterpret_cast<const int4*>(a)[t];
+        int2 w = make_int2(v.x + v.w, v.y - v.z);
+        reinterpret_cast<int2*>(out)[t] = w;
+    }"""
+    prog = compile_cuda(src, "vec.cu")
+    assert ".v4." in prog.ptx and ".v2." in prog.ptx
+    a = list(range(1, 17))
+    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "out": "zeros:8"})
+    want = []
+    for t in range(4):
+        x, y, z, w = a[4 * t:4 * t + 4]
+        want += [x + w, (y - z) & M]
+    assert run(prog, launch).arrays["out"] == want
