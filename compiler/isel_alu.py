@@ -135,8 +135,6 @@ class AluOps(LowererBase):
                 raise self._unsupported_wide(ins)
             c.emit(Op.MULHI_S if is_signed(t) else Op.MULHI_U, self.dst(d), (self.lo(a), self.lo(b)))
             return
-        if "24" in ins.opcode.split(".")[0]:
-            raise c.err(f"'{ins.opcode}' is not supported")
         dh = self.dst_hi(d) if t in WIDE else None
         if dh is None:
             c.emit(Op.MUL, self.dst(d), (self.lo(a), self.lo(b)))
@@ -149,6 +147,28 @@ class AluOps(LowererBase):
         c.emit(Op.MUL, h2, (self.hi(a), self.lo(b)))
         c.emit(Op.ADD, dh, (h1, h2))
         c.emit(Op.MOV, self.dst(d), (lo_t,))
+
+    def op_mul24(self, ins: PtxInstr) -> None:
+        """``mul24.lo``/``.hi``: the 48-bit product of the low 24 bits (sign- or zero-extended)."""
+        c = self.c
+        d, a, b = ins.operands
+        signed = is_signed(type_of(ins))
+        x, y = c.temp(), c.temp()
+        for dst, src in ((x, a), (y, b)):
+            if signed:
+                c.emit(Op.SHL, dst, (self.lo(src), Imm(8)))
+                c.emit(Op.SHR_S, dst, (dst, Imm(8)))
+            else:
+                c.emit(Op.AND, dst, (self.lo(src), Imm(0xFFFFFF)))
+        if "hi" not in ins.parts:
+            c.emit(Op.MUL, self.dst(d), (x, y))
+            return
+        low, high = c.temp(), c.temp()  # bits 47..16 of the product
+        c.emit(Op.MUL, low, (x, y))
+        c.emit(Op.MULHI_S if signed else Op.MULHI_U, high, (x, y))
+        c.emit(Op.SHR_U, low, (low, Imm(16)))
+        c.emit(Op.SHL, high, (high, Imm(16)))
+        c.emit(Op.OR, self.dst(d), (low, high))
 
     def op_mad(self, ins: PtxInstr) -> None:
         c = self.c

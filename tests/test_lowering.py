@@ -364,3 +364,17 @@ def test_vector_loads_and_stores():
         x, y, z, w = a[4 * t:4 * t + 4]
         want += [x + w, (y - z) & M]
     assert run(prog, launch).arrays["out"] == want
+
+
+@pytest.mark.parametrize("x", [3, 0x00FFFFFF, 0x00800000, 0xFF800001, 0x12345678])
+def test_mul24(x):
+    body = """
+    mul24.lo.s32 %r2, %r1, 1000;
+    st.global.u32 [%rd1], %r2;
+    mul24.lo.u32 %r3, %r1, 1000;
+    st.global.u32 [%rd1+4], %r3;
+    mul24.hi.u32 %r4, %r1, 0x00FFFFFF;
+    st.global.u32 [%rd1+8], %r4;"""
+    s24 = (x & 0xFFFFFF) - (1 << 24) if x & 0x800000 else x & 0xFFFFFF
+    u24 = x & 0xFFFFFF
+    assert run_x(body, x, 3) == [(s24 * 1000) & M, (u24 * 1000) & M, ((u24 * 0xFFFFFF) >> 16) & M]
