@@ -291,20 +291,42 @@ class AluOps(LowererBase):
         c.emit(Op.SHR_S if signed else Op.SHR_U, self.dst(d), (t, Imm(32 - n)))
 
     def op_bfi(self, ins: PtxInstr) -> None:
+        """Insert the low ``len`` bits of f into b at ``pos`` (constant fields only)."""
         c = self.c
         d, f, b, pos, ln = ins.operands
         if not isinstance(pos, PImm) or not isinstance(ln, PImm):
             raise c.err(f"'{ins.opcode}' with a non-constant position or length is not supported")
         p, n = pos.value & 0xFF, ln.value & 0xFF
-        if n == 0 or p >= 32:
+        if not self._wide(ins):
+            self._bfi32(self.dst(d), self.lo(f), self.lo(b), p, n)
+            return
+        # 64-bit: the field must lie within one half (nvcc's pack idiom is bfi.b64 d, hi, lo, 32, 32)
+        n = min(n, 64 - p) if p < 64 else 0
+        dh = self.dst_hi(d)
+        if n == 0 or p + n <= 32:
+            low_done = c.temp()
+            self._bfi32(low_done, self.lo(f), self.lo(b), p, n)
+            if dh is not None:
+                c.emit(Op.MOV, dh, (self.hi(b),))
+            c.emit(Op.MOV, self.dst(d), (low_done,))
+        elif p >= 32:
+            if dh is not None:
+                self._bfi32(dh, self.lo(f), self.hi(b), p - 32, n)
             c.emit(Op.MOV, self.dst(d), (self.lo(b),))
+        else:
+            raise self._unsupported_wide(ins)
+
+    def _bfi32(self, dst, f, b, p: int, n: int) -> None:
+        c = self.c
+        if n == 0 or p >= 32:
+            c.emit(Op.MOV, dst, (b,))
             return
         mask = (((1 << n) - 1) << p) & 0xFFFFFFFF
         t1, t2 = c.temp(), c.temp()
-        c.emit(Op.SHL, t1, (self.lo(f), Imm(p)))
+        c.emit(Op.SHL, t1, (f, Imm(p)))
         c.emit(Op.AND, t1, (t1, Imm(mask)))
-        c.emit(Op.AND, t2, (self.lo(b), Imm(~mask)))
-        c.emit(Op.OR, self.dst(d), (t1, t2))
+        c.emit(Op.AND, t2, (b, Imm(~mask)))
+        c.emit(Op.OR, dst, (t1, t2))
 
     def op_bfind(self, ins: PtxInstr) -> None:
         """Position of the most significant 1 (signed: non-sign) bit; 0xffffffff if none."""

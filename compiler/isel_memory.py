@@ -70,6 +70,9 @@ class MemoryOps(LowererBase):
         for k, v in enumerate(vals):
             if load:
                 c.emit(Op.LD, self.dst(v), (base, Imm(off + 4 * k)), space)
+                dh = self.dst_hi(v)
+                if dh is not None:  # a 32-bit load into a 64-bit register extends it
+                    c.emit(Op.SHR_S, dh, (self.dst(v), Imm(31))) if is_signed(t) else c.emit(Op.MOV, dh, (Imm(0),))
             else:
                 c.emit(Op.ST, None, (base, Imm(off + 4 * k), self.lo(v)), space)
 

@@ -20,10 +20,14 @@ from compiler.isel_common import (
 )
 from compiler.isel_memory import MemoryOps
 from compiler.isel_warp import WarpOps
-from compiler.machine.isa import Barrier, Branch, Exit, Instr, Jump, Op
-from compiler.ptx_parse import PAddr, PImm, PReg, PSpecial, PSym, PtxInstr, PtxKernel, PtxLabel
+from compiler.machine.isa import Barrier, Branch, Exit, Instr, Jump, Op, Reg
+from compiler.ptx_parse import PAddr, PImm, PReg, PSpecial, PSym, PtxInstr, PtxKernel, PtxLabel, PVec
 
 __all__ = ["hidden_shared", "lower_kernel"]
+
+WIDE_OPS = frozenset({"mov", "cvta", "add", "sub", "mul", "and", "or", "xor", "not", "shl", "shr",
+                      "setp", "selp", "cvt", "ld", "st", "atom", "red", "bfi"})
+"""PTX ops whose 64-bit forms the lowering implements (both halves where needed)."""
 
 
 def hidden_shared(kernel: PtxKernel) -> dict[str, int]:
@@ -71,7 +75,7 @@ def _hi_demanded(kernel: PtxKernel) -> set[str]:
             elif base == "shr" and not (len(srcs) > 1 and isinstance(srcs[1], PImm) and srcs[1].value == 0):
                 need(srcs[0])
             elif base in ("add", "sub", "and", "or", "xor", "not", "neg", "mov", "cvta", "shl",
-                          "mul", "selp", "mad") and dst_hi:
+                          "mul", "selp", "mad", "bfi") and dst_hi:
                 for s in srcs:
                     need(s)
             elif base == "st" and t in WIDE:
@@ -126,21 +130,38 @@ class _Lowerer(AluOps, MemoryOps, WarpOps):
         fn = getattr(self, f"op_{base}", None)
         if fn is None:
             raise c.err(f"unsupported PTX instruction '{ins.opcode}'")
+        if type_of(ins) in WIDE and base not in WIDE_OPS:
+            raise self._unsupported_wide(ins)
+        start = len(c.out)
+        fn(ins)
+        self._check_high_half(ins, start)
         g = self.guard(ins.guard)
         if g is not None and base not in ("bra", "ret", "exit"):
-            start = len(c.out)
-            fn(ins)
             for k in range(start, len(c.out)):
                 i = c.out[k]
                 if i.guard is not None:
                     raise c.err(f"guarded '{ins.opcode}' is not supported")
                 c.out[k] = Instr(i.op, i.dst, i.srcs, i.mod, g, i.dst2, i.line)
-        else:
-            fn(ins)
+
+    def _check_high_half(self, ins: PtxInstr, start: int) -> None:
+        """A 64-bit destination whose upper half matters must have been given one.
+
+        The safety net behind the per-op 64-bit code: an op that only computed the
+        low half of such a register is refused instead of leaving garbage above it.
+        """
+        if ins.base in ("st", "red", "atom") or not ins.operands:
+            return
+        d = ins.operands[0]
+        if isinstance(d, PReg) and d.name in self.c.hi:
+            hi = Reg(d.name[1:] + ".hi")
+            if not any(i.dst == hi for i in self.c.out[start:]):
+                raise self._unsupported_wide(ins)
 
     def op_mov(self, ins: PtxInstr) -> None:
         c = self.c
         d, s = ins.operands
+        if isinstance(d, PVec) or isinstance(s, PVec):
+            raise c.err(f"'{ins.opcode}' packing or unpacking a vector is not supported")
         if type_of(ins) == "pred":
             c.emit(Op.PMOV, self.pred(d), (self.pred_src(s),))
             return

@@ -378,3 +378,32 @@ def test_mul24(x):
     s24 = (x & 0xFFFFFF) - (1 << 24) if x & 0x800000 else x & 0xFFFFFF
     u24 = x & 0xFFFFFF
     assert run_x(body, x, 3) == [(s24 * 1000) & M, (u24 * 1000) & M, ((u24 * 0xFFFFFF) >> 16) & M]
+
+
+def test_64bit_pack_shift_and_products():
+    """nvcc packs two words with bfi.b64 and loads u32 straight into 64-bit registers."""
+    from compiler.kernel_compiler import compile_cuda
+    from engine.interpreter import run
+    from engine.launch import build_launch
+
+    src = """extern "C" __global__ void k(const unsigned* a, const unsigned* b, unsigned* out) {
+        int t = threadIdx.x;
+        unsigned long long v = ((unsigned long long)a[t] << 32) | b[t];
+        out[t] = (unsigned)(v >> 12);
+        unsigned long long p = (unsigned long long)a[t] * b[t];
+        out[4 + t] = (unsigned)(p >> 40) + (unsigned)p;
+        long long q = (long long)(int)a[t] * (int)b[t];
+        out[8 + t] = (q < 0) ? 1u : 2u;
+    }"""
+    a = [1, 0xFFFFFFFF, 0x12345678, 7]
+    b = [2, 0xFFFFFFFF, 0x9ABCDEF0, 0]
+
+    def s32(x: int) -> int:
+        return x - (1 << 32) if x >> 31 else x
+
+    want = ([(((x << 32) | y) >> 12) & M for x, y in zip(a, b)]
+            + [(((x * y) >> 40) + (x * y)) & M for x, y in zip(a, b)]
+            + [1 if s32(x) * s32(y) < 0 else 2 for x, y in zip(a, b)])
+    prog = compile_cuda(src, "pack.cu")
+    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "b": ",".join(map(str, b)), "out": "zeros:12"})
+    assert run(prog, launch).arrays["out"] == want
