@@ -151,13 +151,27 @@ def cmd_run(ns: argparse.Namespace) -> int:
         return 0
     if ns.trace:
         for ev in result.trace:
-            lanes = "".join("x" if ev.mask >> i & 1 else "." for i in range(DEFAULT.lanes))
-            print(f"step {ev.step:4d}  EXEC(B{ev.block},w{ev.warp})  lanes {lanes}")
+            print(_trace_line(ev, launch.layout))
     print(f"kernel {prog.kernel}: grid {grid} x block {block}, {len(result.trace)} EXEC steps ({ns.backend})")
     width = max(len(n) for n in arrays) if arrays else 0
     for name, vals in arrays.items():
         print(f"  {name:<{width}} = [{', '.join(str(v) for v in vals)}]")
     return 0
+
+
+def _trace_line(ev, layout) -> str:
+    """One EXEC step: block, warp, lanes, register writes (per lane) and memory writes."""
+    lanes = "".join("x" if ev.mask >> i & 1 else "." for i in range(DEFAULT.lanes))
+    regs: dict[int, list[str]] = {}
+    for lane in range(DEFAULT.lanes):
+        for r, v in ev.reg_writes.get(lane, {}).items():
+            regs.setdefault(r, ["-"] * DEFAULT.lanes)[lane] = str(s32(v))
+    parts = [f"r{r}=[{','.join(vals)}]" for r, vals in sorted(regs.items())]
+    parts += [f"{layout.owner(w)}<-{s32(v)}" for w, v in ev.mem_writes]
+    exits = [lane for lane, pc in ev.next_pcs.items() if pc is None]
+    if exits:
+        parts.append("exit lanes " + ",".join(map(str, exits)))
+    return f"step {ev.step:4d}  EXEC(B{ev.block},w{ev.warp})  lanes {lanes}  " + "  ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,7 @@ from compiler.ptx_parse import PAddr, PImm, PReg, PSpecial, PSym, PtxInstr, PtxK
 
 __all__ = ["hidden_shared", "lower_kernel"]
 
-WIDE_OPS = frozenset({"mov", "cvta", "add", "sub", "mul", "and", "or", "xor", "not", "shl", "shr",
+WIDE_OPS = frozenset({"mov", "cvta", "add", "sub", "mul", "and", "or", "xor", "not", "neg", "shl", "shr",
                       "setp", "selp", "cvt", "ld", "st", "atom", "red", "bfi"})
 """PTX ops whose 64-bit forms the lowering implements (both halves where needed)."""
 
