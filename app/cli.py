@@ -49,6 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="qgpu", description="qgpu: a 4-lane SIMT GPU to be compiled into a Qwen3.5 model. "
                 "This tool compiles CUDA kernels for the machine and runs them.",
                 epilog=USAGE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        v = version("qgpu")
+    except PackageNotFoundError:
+        v = "unknown (not installed)"
+    p.add_argument("--version", action="version", version=f"qgpu {v}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
