@@ -117,9 +117,12 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     print(f"; ===== machine blocks: kernel {prog.kernel} =====")
     print(f"; {len(prog.blocks)} of {DEFAULT.rom_blocks} ROM blocks, {prog.regs_used} of "
           f"{DEFAULT.usable_regs} registers, {prog.preds_used} of {DEFAULT.preds} predicates, "
-          f"{prog.shared_words} shared words per CTA")
-    if not prog.unrolled:
-        print("; compiled with loop unrolling off: unrolled, the kernel did not fit the machine")
+          f"{prog.shared_words} shared words per CTA, {prog.local_words} local words per thread")
+    if prog.spill_words:
+        print(f"; {prog.spill_words} values spilled to local memory: they did not fit in the registers")
+    if prog.unroll != "default":
+        which = "loops without an unroll pragma" if prog.unroll == "rolled" else "every loop (pragmas overridden)"
+        print(f"; compiled with loop unrolling off for {which}: unrolled, the kernel did not fit the machine")
     params = ", ".join(f"{i}: {p.ctype} {p.name}" for i, p in enumerate(prog.params))
     print(f"; params: {params or 'none'}")
     print(prog.listing())
@@ -141,7 +144,11 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if grid is None or block is None:
         raise LaunchError("give the launch configuration: --grid G --block B "
                           "(or put '// qgpu: --grid G --block B ...' in the file)")
-    launch = build_launch(prog, grid, block, assigned)
+    try:
+        launch = build_launch(prog, grid, block, assigned)
+    except LaunchError as e:
+        e.file = e.file or ns.file  # say which kernel file the launch was for
+        raise
     interp = Interpreter(prog, launch, max_steps=ns.max_steps)
     result = interp.run()
     arrays = {}

@@ -66,10 +66,14 @@ _NVCC_DIAG = re.compile(r"^(?P<file>.*?)\((?P<line>\d+)\): (?P<kind>error|catast
 _CLANG_DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):\d+: (?P<kind>error|fatal error): (?P<msg>.*)$")
 
 
-def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None, unroll: bool = True) -> str:
-    """Compile ``source`` (read from ``filename``, used for messages) to PTX text."""
+def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None, unroll: str = "default") -> str:
+    """Compile ``source`` (read from ``filename``, used for messages) to PTX text.
+
+    ``unroll``: ``default`` (the compiler decides), ``rolled`` (loops without an
+    unroll pragma stay rolled) or ``none`` (every loop stays rolled).
+    """
     tc = toolchain or find_toolchain()
-    text = source if unroll else roll_loops(source)
+    text = source if unroll == "default" else roll_loops(source, override=unroll == "none")
     key = hashlib.sha256("\0".join([CACHE_VERSION, " ".join(tc.command(Path("k.cu"), Path("k.ptx"))), text,
                                     HEADER.read_text() if tc.name == "clang" else ""]).encode()).hexdigest()
     cached = _cache_dir() / f"{key}.ptx"
@@ -99,13 +103,20 @@ def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None, 
 _LOOP = re.compile(r"\b(for|while|do)\b")
 
 
-def roll_loops(source: str) -> str:
+_UNROLL_PRAGMA = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+unroll)\b[^\n]*", re.M)
+
+
+def roll_loops(source: str, override: bool = False) -> str:
     """``source`` with ``_Pragma("unroll 1")`` in front of every loop that has no unroll pragma.
 
     Neither nvcc nor clang has a flag that only stops loop unrolling; the pragma
     does, and inserting it on the loop's own line keeps every line number. The
-    ``while`` of ``do ... while`` (after a ``}``) is left alone.
+    ``while`` of ``do ... while`` (after a ``}``) is left alone. With ``override``
+    the kernel's own ``#pragma unroll [N]`` lines become ``#pragma unroll 1`` too
+    (unrolling is a speed hint; it never changes what a kernel computes).
     """
+    if override:
+        source = _UNROLL_PRAGMA.sub(lambda m: m.group(1) + " 1", source)
     code = _strip_comments(source)
     code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group(0)), code)  # and strings
     out, last = [], 0

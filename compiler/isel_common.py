@@ -22,8 +22,8 @@ BAR_RED_COUNTER = "__qgpu_bar_red_counter"
 """Hidden shared word used to lower bar.red (``MemoryOps.bar_red``)."""
 VOTE_YES, VOTE_NO = "__qgpu_vote_yes", "__qgpu_vote_no"
 """Hidden shared words used to lower votes across 4-lane warps (``WarpOps.wide_vote``)."""
-LOCAL_MEMORY_REFUSAL = ("local memory is not supported: a per-thread array indexed at run time (or a value "
-          "spilled to the stack); use shared memory or registers")
+STACK_POINTERS = ("%SP", "%SPL")
+"""nvcc's and clang's stack pointers: offsets into the thread's local frame, which starts at 0."""
 IGNORED_OPS = {"membar", "fence", "prefetch", "prefetchu", "pmevent", "nanosleep"}
 
 
@@ -66,6 +66,7 @@ class LowerCtx:
     hi: set[str]
     params: dict[str, int]
     shared_ptrs: set[str]
+    local_ptrs: set[str] = field(default_factory=set)
     consts: dict[str, int] = field(default_factory=dict)
     tmp: int = 0
     out: list[Instr] = field(default_factory=list)
@@ -118,7 +119,7 @@ class LowererBase:
             if op.name in c.shared_offsets:
                 return Imm(c.shared_offsets[op.name])
             if op.name.startswith("__local_depot"):
-                raise c.err(LOCAL_MEMORY_REFUSAL)
+                return Imm(0)  # the thread's local frame starts at local address 0
             raise c.err(f"symbol {op.name} is not a shared variable this machine knows "
                         "(global __device__ variables and constants are not supported)")
         if isinstance(op, PSpecial):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compiler.isel_common import (
-    BAR_RED_COUNTER, LOCAL_MEMORY_REFUSAL, LowererBase, is_signed, type_of,
+    BAR_RED_COUNTER, LowererBase, is_signed, type_of,
 )
 from compiler.machine.isa import Imm, Instr, Op, Operand, Reg, ZERO
 from compiler.ptx_parse import PAddr, PImm, PReg, PSym, PtxInstr, PVec
@@ -25,14 +25,17 @@ class MemoryOps(LowererBase):
             return "shared"
         if "global" in parts:
             return "global"
-        if "local" in parts or "const" in parts:
-            raise self.c.err(LOCAL_MEMORY_REFUSAL if "local" in parts else
-                             f"'{ins.opcode}': constant memory (__constant__ data) is not supported")
+        if "local" in parts:
+            return "local"
+        if "const" in parts:
+            raise self.c.err(f"'{ins.opcode}': constant memory (__constant__ data) is not supported")
         # generic address: decide by where the pointer came from
         if isinstance(addr.base, PSym) and addr.base.name in self.c.kernel.shared:
             return "shared"
         if isinstance(addr.base, PReg) and addr.base.name in self.c.shared_ptrs:
             return "shared"
+        if isinstance(addr.base, PReg) and addr.base.name in self.c.local_ptrs:
+            return "local"
         return "global"
 
     def _mem(self, ins: PtxInstr, load: bool) -> None:

@@ -56,23 +56,37 @@ def compile_cuda(source: str, filename: str, kernel: str | None = None,
     """Compile one kernel of a CUDA file.
 
     If the kernel does not fit the machine (registers or ROM), it is compiled
-    again with loop unrolling off: nvcc unrolls loops of unknown trip count by
-    4, which costs registers and blocks the 4-lane machine does not have.
+    again with loop unrolling off (nvcc unrolls loops of unknown trip count by
+    4, which costs registers and blocks the 4-lane machine does not have), and
+    as a last resort with values spilled to local memory.
     """
     ck = select_kernel(kernel_signatures(source, filename), kernel, filename)
-    try:
-        return _compile_once(source, filename, ck, cfg, unroll=True)
-    except (RegisterPressure, RomOverflow) as first:
-        try:
-            return _compile_once(source, filename, ck, cfg, unroll=False)
-        except (RegisterPressure, RomOverflow) as second:
-            second.message += " (also with loop unrolling off)"
-            raise second from None
-        except CompileError:
-            raise first from None
+    first: CompileError | None = None
+    for allow_spill in (False, True):
+        for unroll in UNROLL_LEVELS:
+            try:
+                return _compile_once(source, filename, ck, cfg, unroll, allow_spill)
+            except (RegisterPressure, RomOverflow) as e:
+                first = first or e
+                last = e
+            except CompileError:
+                if first is None:
+                    raise
+                raise first from None  # rolling the loops broke something else: report the original
+    if type(last) is not type(first):
+        first.message += f" (with loop unrolling off and spilling: {last.message})"
+    else:
+        first.message += " (also with loop unrolling off and spilling)"
+    raise first from None
 
 
-def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig, unroll: bool) -> Program:
+UNROLL_LEVELS = ("default", "rolled", "none")
+"""Tried in order: nvcc's own unrolling, then loops without a pragma kept rolled,
+then every loop kept rolled (the kernel's own unroll pragmas overridden)."""
+
+
+def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig, unroll: str,
+                  allow_spill: bool = False) -> Program:
     ptx = cuda_to_ptx(source, filename, unroll=unroll)
     module = parse_ptx(ptx, filename + ".ptx")
     entry = ptx_entry_for(ck.name, [k.name for k in module.kernels])
@@ -85,7 +99,7 @@ def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig
                            f"{len(pk.params)} in the PTX", file=filename, line=ck.line)
     params = [ParamInfo(cp.name, cp.ctype, cp.is_pointer, cp.unsigned) for cp in ck.params]
     try:
-        program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals)
+        program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals, allow_spill)
     except CompileError as e:
         err = _at_cuda_line(e, pk, filename, source, module.globals)
         err.ptx = ptx
@@ -94,12 +108,12 @@ def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig
     program.ptx = ptx
     program.source = source
     program.source_path = filename
-    program.unrolled = unroll
+    program.unroll = unroll
     return program
 
 
 def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfig,
-                       ptx_name: str, module_globals=()) -> Program:
+                       ptx_name: str, module_globals=(), allow_spill: bool = False) -> Program:
     """The PTX half of the pipeline, usable on hand-written PTX in tests."""
     for name, line in module_globals:
         raise CompileError(f"global variable '{name}' is not supported (__device__ and __constant__ "
@@ -114,24 +128,28 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         offset += size
     shared_words = (offset + 3) // 4
     # Back off when registers run out: less if-conversion, then recompute constants
-    # at their uses (rematerialisation), then both.
+    # at their uses (rematerialisation), then both; with allow_spill, spill as a last resort.
     attempts = [(FULL, False), (BASIC, False), (FULL, True), (BASIC, True), (NONE, True)]
+    spill_at = (pk.local_bytes + 3) // 4 * 4
     for k, (level, remat) in enumerate(attempts):
         vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets), level)
         if remat:
             vprog = rematerialise(vprog)
+        last = k == len(attempts) - 1
         try:
-            vprog, regs_used, preds_used = allocate(vprog, cfg, ptx_name)
+            vprog, regs_used, preds_used, spill_words = allocate(
+                vprog, cfg, ptx_name, spill_at if (allow_spill and last) else None)
             break
         except RegisterPressure:
-            if k == len(attempts) - 1:
+            if last:
                 raise
     blocks = split_blocks(vprog, cfg, ptx_name)
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
     for b in blocks:
         b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
     return Program(kernel=pk.name, blocks=blocks, params=params,
-                   shared_words=shared_words, regs_used=regs_used, preds_used=preds_used,
+                   shared_words=shared_words, local_words=spill_at // 4 + spill_words, spill_words=spill_words,
+                   regs_used=regs_used, preds_used=preds_used,
                    shared_symbols=shared_offsets, cuda_line_of=cuda_of)
 
 

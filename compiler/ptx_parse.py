@@ -106,6 +106,8 @@ class PtxKernel:
     shared: dict[str, int] = field(default_factory=dict)
     """Shared variable -> size in bytes (declared in the kernel or at module scope)."""
     shared_align: dict[str, int] = field(default_factory=dict)
+    local_bytes: int = 0
+    """Size of the kernel's stack frame (``.local ... __local_depot0[N]``)."""
     line: int = 0
 
 
@@ -356,7 +358,13 @@ def _body_directive(stmt: str, kernel: PtxKernel, line: int) -> None:
             count = int(sm.group(4)) if sm.group(4) else 1
             kernel.shared[sm.group(3)] = elem * count
             kernel.shared_align[sm.group(3)] = int(sm.group(1) or 4)
-    # .reg, .local (refused where the stack is used), .pragma carry nothing the lowering needs
+    elif stmt.startswith(".local"):
+        lm = _SHARED.search(stmt.replace(".local", ".shared", 1))
+        if lm:
+            elem = _TYPE_BYTES.get(lm.group(2), 4)
+            count = int(lm.group(4)) if lm.group(4) else 1
+            kernel.local_bytes += elem * count
+    # .reg and .pragma carry nothing the lowering needs
 
 
 _INT = re.compile(r"^[+-]?(0[xX][0-9a-fA-F]+|\d+)U?$")

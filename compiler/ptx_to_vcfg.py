@@ -15,7 +15,7 @@ import re
 from compiler.cfg import VBlock, VProgram, simplify
 from compiler.isel_alu import AluOps
 from compiler.isel_common import (
-    BAR_RED_COUNTER, IGNORED_OPS, LOCAL_MEMORY_REFUSAL, VOTE_NO, VOTE_YES, WIDE, LowerCtx, ptx_constants,
+    BAR_RED_COUNTER, IGNORED_OPS, STACK_POINTERS, VOTE_NO, VOTE_YES, WIDE, LowerCtx, ptx_constants,
     spans_warps, type_of,
 )
 from compiler.isel_memory import MemoryOps
@@ -83,12 +83,21 @@ def _hi_demanded(kernel: PtxKernel) -> set[str]:
     return demanded
 
 
-def _shared_derived(kernel: PtxKernel) -> set[str]:
-    """Registers that may hold an address in shared memory (flow-insensitive).
+def _derived(kernel: PtxKernel, space: str) -> set[str]:
+    """Registers that may hold an address in ``space`` (shared or local), flow-insensitively.
 
-    Needed for clang's generic ``ld``/``st``/``atom`` without a state space.
+    Needed for generic ``ld``/``st``/``atom`` without a state space (clang; nvcc
+    for stack arrays): an address computed from a ``__shared__`` variable or the
+    stack pointer refers to that space.
     """
-    shared: set[str] = set()
+    def root(op) -> bool:
+        if space == "local":
+            return (isinstance(op, PReg) and op.name in STACK_POINTERS) or (
+                isinstance(op, PSym) and op.name.startswith("__local_depot"))
+        return (isinstance(op, PSym) and op.name in kernel.shared) or (
+            isinstance(op, PAddr) and isinstance(op.base, PSym) and op.base.name in kernel.shared)
+
+    found: set[str] = set()
     changed = True
     instrs = [i for i in kernel.body if isinstance(i, PtxInstr)]
     while changed:
@@ -97,17 +106,15 @@ def _shared_derived(kernel: PtxKernel) -> set[str]:
             if not ins.operands or not isinstance(ins.operands[0], PReg):
                 continue
             dst = ins.operands[0].name
-            if dst in shared:
+            if dst in found:
                 continue
             srcs = ins.operands[1:]
-            from_shared = any(isinstance(s, PSym) and s.name in kernel.shared for s in srcs) or \
-                any(isinstance(s, PAddr) and isinstance(s.base, PSym) and s.base.name in kernel.shared
-                    for s in srcs) or (ins.base == "cvta" and "shared" in ins.parts and "to" not in ins.parts)
+            converted = ins.base == "cvta" and space in ins.parts and "to" not in ins.parts
             if ins.base in ("mov", "add", "sub", "cvta", "cvt", "mad", "shl", "or", "and", "selp") and (
-                    from_shared or any(isinstance(s, PReg) and s.name in shared for s in srcs)):
-                shared.add(dst)
+                    converted or any(root(x) or (isinstance(x, PReg) and x.name in found) for x in srcs)):
+                found.add(dst)
                 changed = True
-    return shared
+    return found
 
 
 class _Lowerer(AluOps, MemoryOps, WarpOps):
@@ -117,12 +124,6 @@ class _Lowerer(AluOps, MemoryOps, WarpOps):
         c = self.c
         c.ins = ins
         base = ins.base
-        if base == "mov" and any(isinstance(o, PSym) and o.name.startswith("__local_depot") for o in ins.operands):
-            return  # setting up the stack: refused where it is used, at that line
-        if any(isinstance(o, PReg) and o.name in ("%SP", "%SPL") for o in ins.operands):
-            if base not in ("add", "sub", "mov", "cvta"):
-                raise c.err(LOCAL_MEMORY_REFUSAL)
-            return  # stack address arithmetic: refused at the ld/st.local that uses it
         if base in IGNORED_OPS or (base == "bar" and "warp" in ins.parts):
             return
         if any(p in ("f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32") for p in ins.parts[1:]):
@@ -192,7 +193,7 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
     """Lower one PTX kernel to basic blocks of virtual-register machine instructions."""
     ctx = LowerCtx(kernel=kernel, filename=filename, shared_offsets=shared_offsets, consts=ptx_constants(kernel),
                hi=_hi_demanded(kernel), params={p.name: i for i, p in enumerate(kernel.params)},
-               shared_ptrs=_shared_derived(kernel))
+               shared_ptrs=_derived(kernel, "shared"), local_ptrs=_derived(kernel, "local"))
     low = _Lowerer(ctx)
     for item in kernel.body:
         if isinstance(item, PtxInstr) and item.base == "call":

@@ -9,12 +9,13 @@ There is no spilling: the 126-word memory is too small to spend on it.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from compiler.cfg import VProgram
 from compiler.errors import CompileError
 from compiler.machine.config import MachineConfig
 from compiler.machine.isa import Guard, Instr, Op, Pred, Reg
+from compiler.spill import spill, spill_cost, spill_predicate
 
 Var = Reg | Pred
 
@@ -47,27 +48,36 @@ def scan_block(b, live_after_block: set[Var], tracked=_virtual) -> tuple[set[Var
     """Backward liveness through one block: (live-in, live-after of each instruction).
 
     A guarded write leaves the old value in lanes where its guard fails, so the
-    old value stays live, unless nothing reads the register afterwards, or the
-    next write is guarded by the complementary predicate (``@p`` / ``@!p``, as
-    if-conversion produces), which together overwrite every lane.
+    old value stays live, unless
+    * nothing reads the register afterwards;
+    * every later read carries the same guard (same predicate, not rewritten in
+      between): only lanes that made the write read it, as in if-converted code; or
+    * the next write carries the complementary guard (``@p`` then ``@!p``), and
+      the two together overwrite every lane.
     """
     live = set(live_after_block)
+    readers: dict[Var, Guard | None] = {v: None for v in live}  # guard shared by all later reads
     pending: dict[Var, Guard] = {}  # var -> guard of a later write it is kept live for
     after: list[set[Var]] = [set()] * len(b.instrs)
     for i in range(len(b.instrs) - 1, -1, -1):
         ins = b.instrs[i]
         after[i] = set(live)
+        g = ins.guard
         for d in _defs(ins, tracked):
-            g = ins.guard
-            if g is None or (d in pending and _complement(pending[d], g)):
+            if g is None or (d in pending and _complement(pending[d], g)) or (d in live and readers.get(d) == g):
                 live.discard(d)
                 pending.pop(d, None)
+                readers.pop(d, None)
             elif d in live:
                 pending.setdefault(d, g)
+                readers[d] = None  # the old value is read by this write, in the other lanes
         for d in ins.regs_written():
-            if isinstance(d, Pred):  # a guard predicate rewritten: no complement across it
-                pending = {v: g for v, g in pending.items() if g.pred != d}
+            if isinstance(d, Pred):  # a guard predicate rewritten: its lanes change here
+                pending = {v: pg for v, pg in pending.items() if pg.pred != d}
+                readers = {v: (rg if rg is None or rg.pred != d else None) for v, rg in readers.items()}
         for v in _reads(ins, tracked):
+            guard = None if g is None or v == g.pred else g
+            readers[v] = guard if v not in live or readers.get(v) == guard else None
             live.add(v)
             pending.pop(v, None)
     return live, after
@@ -103,13 +113,58 @@ def live_after_each(b, live_in: dict[str, set[Var]], tracked=_virtual) -> list[s
     return scan_block(b, live_out(b, live_in, tracked), tracked)[1]
 
 
-def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgram, int, int]:
-    """Rewrite ``prog`` onto physical registers. Returns (program, regs used, preds used)."""
+MAX_SPILLS = 24
+
+
+def allocate(prog: VProgram, cfg: MachineConfig, filename: str,
+             spill_at: int | None = None) -> tuple[VProgram, int, int, int]:
+    """Rewrite ``prog`` onto physical registers: (program, regs used, preds used, spill words).
+
+    With ``spill_at`` (a byte offset in the thread's local memory), values that do
+    not fit are spilled there, one word each, until the rest do.
+    """
+    spills = pred_spills = 0
+    while True:
+        try:
+            out, regs, preds = _allocate(prog, cfg, filename)
+            return out, regs, preds, spills
+        except _Uncoloured as failed:
+            if spill_at is None or spills + pred_spills >= MAX_SPILLS:
+                raise failed.error from None
+            # spill a value alive where pressure peaks, alive long and used little
+            cost = spill_cost(prog)
+            candidates = [v for v in failed.peak if isinstance(v, failed.kind) and isinstance(v.n, str)
+                          and not v.n.startswith("spill") and cost[v]]
+            if not candidates:
+                raise failed.error from None
+            span = failed.span
+            var = max(candidates, key=lambda v: (span[v] / cost[v], str(v)))
+            if failed.kind is Reg:
+                spill(prog, var, spill_at + 4 * spills, f"spill{spills}")
+                spills += 1
+            else:
+                spill_predicate(prog, var, f"spillp{pred_spills}")
+                pred_spills += 1
+
+
+class _Uncoloured(Exception):
+    def __init__(self, kind: type, error: RegisterPressure, peak: set, span: Counter):
+        self.kind, self.error = kind, error
+        self.peak = peak
+        """Values alive where pressure of this kind is highest."""
+        self.span = span
+        """Instructions each value is alive across."""
+
+
+def _allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgram, int, int]:
     live_in = liveness(prog)
     edges: dict[Var, set[Var]] = defaultdict(set)
     moves: dict[Var, set[Var]] = defaultdict(set)
     nodes: set[Var] = set()
     pressure: list[tuple[int, int | None, str]] = []  # (live regs, ptx line, kind)
+    span: Counter = Counter()
+    peak: dict[type, set] = {Reg: set(), Pred: set()}
+    peak_count: dict[type, int] = {Reg: -1, Pred: -1}
 
     def interfere(a: Var, b: Var) -> None:
         if a != b and type(a) is type(b):
@@ -133,8 +188,13 @@ def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgra
             if len(defs) == 2:
                 interfere(defs[0], defs[1])
             busy = live | set(defs)
-            pressure.append((sum(1 for v in busy if isinstance(v, Reg)), ins.line, "reg"))
-            pressure.append((sum(1 for v in busy if isinstance(v, Pred)), ins.line, "pred"))
+            span.update(busy)
+            nreg, npred = sum(1 for v in busy if isinstance(v, Reg)), sum(1 for v in busy if isinstance(v, Pred))
+            pressure.append((nreg, ins.line, "reg"))
+            pressure.append((npred, ins.line, "pred"))
+            for kind, n in ((Reg, nreg), (Pred, npred)):
+                if n > peak_count[kind]:
+                    peak_count[kind], peak[kind] = n, busy
 
     colours: dict[Var, int] = {}
     for kind, k, first in ((Reg, cfg.usable_regs, 1), (Pred, cfg.preds, 0)):
@@ -144,12 +204,12 @@ def allocate(prog: VProgram, cfg: MachineConfig, filename: str) -> tuple[VProgra
             worst = max((p for p in pressure if p[2] == ("reg" if kind is Reg else "pred")),
                         key=lambda p: p[0], default=(0, None, ""))
             what = "registers" if kind is Reg else "predicate registers"
-            raise RegisterPressure(
+            raise _Uncoloured(kind, RegisterPressure(
                 f"the kernel needs more {what} than a lane has ({k}); "
                 f"{worst[0]} values are live at once around this PTX line",
                 file=filename, line=worst[1],
                 detail="Simplify the kernel: fewer values alive at the same time "
-                       "(e.g. add '#pragma unroll 1' to unrolled loops).")
+                       "(e.g. add '#pragma unroll 1' to unrolled loops)."), peak[kind], span)
     out = []
     for b in prog.blocks:
         instrs = []

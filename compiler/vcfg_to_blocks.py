@@ -35,7 +35,7 @@ def _fits(chunk: list[Instr], ins: Instr, live_after: set, cfg: MachineConfig) -
     if len(mem) > lim.max_mem_ops:
         return False
     stores = [i for i in new if i.op in (Op.ST, Op.ATOM)]
-    if len(stores) > lim.max_stores:
+    if len(stores) > lim.max_stores or sum(i.op is Op.ATOM for i in new) > lim.max_atomics:
         return False
     if ins.op in (Op.LD, Op.ATOM) and any(i.op in (Op.ST, Op.ATOM) for i in chunk):
         return False  # memory is read before the pass's writes land

@@ -25,6 +25,7 @@ def test_block_rules(path):
         assert len(b.instrs) <= lim.max_instrs, where
         assert sum(i.op in MEM for i in b.instrs) <= lim.max_mem_ops, where
         assert sum(i.op in (Op.ST, Op.ATOM) for i in b.instrs) <= lim.max_stores, where
+        assert sum(i.op is Op.ATOM for i in b.instrs) <= lim.max_atomics, where
         stored = False
         from_memory: set = set()
         for i in b.instrs:

@@ -161,7 +161,8 @@ CASES = [
          [some_location("char_store"), r"\bst(\.global)?\.[sub]8\b", UNSUPPORTED]),
     Case("short_store", "compile", 2,
          [some_location("short_store"), r"\bst(\.global)?\.[sub]16\b", UNSUPPORTED]),
-    Case("local_array", "compile", 2, [some_location("local_array"), r"\blocal\b", UNSUPPORTED]),
+    # 40 words of stack per thread x 4 threads + 8 words of arrays = 168 > 126
+    Case("local_too_big", "run", 2, [r"local_too_big\.cu", r"\blocal\b", r"\b168\b", r"\b126\b", r"over by 42"]),
     Case("device_global", "compile", 2,
          [some_location("device_global"), r"\bcounter\b", r"__device__|global variable", UNSUPPORTED]),
     Case("constant_mem", "compile", 2,
@@ -224,7 +225,7 @@ def test_bad_input(capsys, monkeypatch, toolchain: str, case: Case) -> None:
 
 @pytest.mark.parametrize("toolchain", TOOLCHAINS)
 def test_too_many_rom_blocks(capsys, monkeypatch, toolchain: str) -> None:
-    """40 stores, at most one per block: at least 40 blocks, over the 32-block ROM by N - 32."""
+    """80 stores, at most two per block: at least 40 blocks, over the 32-block ROM by N - 32."""
     use_toolchain(monkeypatch, toolchain)
     res = cli(capsys, "compile", BAD / "too_many_blocks.cu", "--no-ptx")
     assert_error(res, 2)
@@ -237,11 +238,15 @@ def test_too_many_rom_blocks(capsys, monkeypatch, toolchain: str) -> None:
 
 @pytest.mark.parametrize("toolchain", TOOLCHAINS)
 def test_too_many_registers(capsys, monkeypatch, toolchain: str) -> None:
-    """20 values + the loop counter live around the loop: >= 21 live values, 15 registers."""
+    """20 values + the loop counter live around the loop: >= 21 live values, 15 registers.
+
+    Spilling is tried too, but the spill code then overflows the ROM: the message
+    gives the register problem first and what the spilling attempt ran into.
+    """
     use_toolchain(monkeypatch, toolchain)
     res = cli(capsys, "compile", BAD / "too_many_regs.cu", "--no-ptx")
     assert_error(res, 2)
-    assert_facts(res, [some_location("too_many_regs"), r"register"])
+    assert_facts(res, [some_location("too_many_regs"), r"register", r"spilling"])
     nums = {int(n) for n in re.findall(r"\d+", res.err)}
     assert 15 in nums, f"the message should give the register limit (15){res}"
     assert any(n >= 21 for n in nums), f"the message should say how many values are live (>= 21){res}"
@@ -255,13 +260,11 @@ CUDA_LINE_CASES = [
     ("min64", bad_lines("min64")),
     ("char_store", bad_lines("char_store")),
     ("short_store", bad_lines("short_store")),
-    ("local_array", bad_lines("local_array")),
     ("device_global", bad_lines("device_global")),
     ("constant_mem", bad_lines("constant_mem")),
     ("printf_call", bad_lines("printf_call")),
     ("noinline_call", bad_lines("noinline_call")),
     ("recursion", bad_lines("recursion")),
-    ("too_many_regs", set(range(4, 18))),  # somewhere in the kernel body
 ]
 
 

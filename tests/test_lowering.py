@@ -333,6 +333,8 @@ def test_roll_loops_keeps_lines_and_skips_do_while_tails():
     assert out.count("\n") == src.count("\n")
     assert out.count('_Pragma("unroll 1")') == 2  # the do and the second for
     assert '_Pragma("unroll 1") for (int i' in out and "#pragma unroll 4\n  for (;;)" in out
+    forced = roll_loops(src, override=True)
+    assert "#pragma unroll 1\n  for (;;)" in forced and forced.count("\n") == src.count("\n")
 
 
 def test_kernel_that_fits_only_with_loops_rolled():
@@ -340,7 +342,7 @@ def test_kernel_that_fits_only_with_loops_rolled():
     from conftest import ROOT
 
     prog = compile_file(ROOT / "tests" / "suite" / "grid_stride_atomic.cu")
-    assert prog.unrolled is False
+    assert prog.unroll == "rolled"
 
 
 def test_vector_loads_and_stores():

@@ -94,14 +94,33 @@ __device__ const int warpSize = 32;
 /* ---------------------------------------------------------------------------
  * Synchronisation and memory fences.
  * ------------------------------------------------------------------------ */
-/* __syncthreads() is itself a clang NVPTX builtin (-> bar.sync 0).
- * The _count/_and/_or forms lower to bar.red.{popc,and,or} inside a
- * `{ .reg .pred ...; }` scoped block, as nvcc's do. */
-__QGPU_DEV int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
-__QGPU_DEV int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
-__QGPU_DEV int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
+/* Barriers are inline asm with a "memory" clobber, not clang's builtins: clang
+ * 14 lets loads of a kernel's own __shared__ arrays move across
+ * __nvvm_bar_sync / llvm.nvvm.barrier0 (the arrays' addresses never escape, so
+ * its alias analysis decides the intrinsic cannot touch them) and then reads
+ * stale values written by other threads. The clobber forbids that.
+ * The _count/_and/_or forms are bar.red.{popc,and,or}, as nvcc emits them. */
+#define __syncthreads() asm volatile("bar.sync 0;" ::: "memory")
+__QGPU_DEV int __syncthreads_count(int p) {
+  int r;
+  asm volatile("{ .reg .pred %%qp; setp.ne.u32 %%qp, %1, 0; bar.red.popc.u32 %0, 0, %%qp; }"
+               : "=r"(r) : "r"(p) : "memory");
+  return r;
+}
+__QGPU_DEV int __syncthreads_and(int p) {
+  int r;
+  asm volatile("{ .reg .pred %%qp, %%qr; setp.ne.u32 %%qp, %1, 0; bar.red.and.pred %%qr, 0, %%qp; "
+               "selp.u32 %0, 1, 0, %%qr; }" : "=r"(r) : "r"(p) : "memory");
+  return r;
+}
+__QGPU_DEV int __syncthreads_or(int p) {
+  int r;
+  asm volatile("{ .reg .pred %%qp, %%qr; setp.ne.u32 %%qp, %1, 0; bar.red.or.pred %%qr, 0, %%qp; "
+               "selp.u32 %0, 1, 0, %%qr; }" : "=r"(r) : "r"(p) : "memory");
+  return r;
+}
 __QGPU_DEV void __syncwarp(unsigned int mask = 0xffffffffu) {
-  __nvvm_bar_warp_sync(mask); /* bar.warp.sync */
+  asm volatile("bar.warp.sync %0;" :: "r"(mask) : "memory");
 }
 __QGPU_DEV void __threadfence_block(void) { __nvvm_membar_cta(); }
 __QGPU_DEV void __threadfence(void) { __nvvm_membar_gl(); }

@@ -26,12 +26,14 @@ class BlockLimits:
     max_reg_writes: int = 4
     """Registers (general + predicate) a block writes *and* leaves live for later blocks:
     each goes back as VAL tokens. Temporaries used up inside the block are free."""
-    max_mem_ops: int = 2
-    """Loads + stores + atomics per block."""
-    max_stores: int = 1
+    max_mem_ops: int = 3
+    """Loads + stores + atomics per block (memory read heads and MEM token groups)."""
+    max_stores: int = 2
     """Stores + atomics per block. Memory is read at one depth of the pass and
     written only by the MEM tokens after it, so a block never loads after it stored,
     and never loads from an address computed from a load of the same block."""
+    max_atomics: int = 1
+    """Atomics per block: an atomic reads and writes one word for each lane in turn."""
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,7 @@ OPS: dict[Op, OpInfo] = {
     Op.PMOV: OpInfo(Kind.PRED, "p", "p", "p = a"),
     Op.SREG: OpInfo(Kind.SPECIAL, "", "r", "d = special register NAME of this lane (tid, ntid, ctaid, nctaid, laneid, lanemask_*)"),
     Op.PARAM: OpInfo(Kind.SPECIAL, "r", "r", "d = kernel parameter number a (pointer params hold byte addresses)"),
-    Op.LD: OpInfo(Kind.MEMORY, "rr", "r", "d = mem[(a + b) / 4] in SPACE (global or this CTA's shared)"),
+    Op.LD: OpInfo(Kind.MEMORY, "rr", "r", "d = mem[(a + b) / 4] in SPACE (global, this CTA's shared, or this thread's local)"),
     Op.ST: OpInfo(Kind.MEMORY, "rrr", "-", "mem[(a + b) / 4] = c in SPACE"),
     Op.ATOM: OpInfo(Kind.MEMORY, "rrrr", "r", "d = old mem[(a + b) / 4]; mem = OP(old, c[, d2]); lanes in lane order"),
     Op.SHFL: OpInfo(Kind.WARP, "rrr", "rp", "d = a of source lane (PTX shfl.sync MODE, b = lane/offset, c = clamp|segmask)"),
@@ -298,6 +298,10 @@ class Program:
     """Shared memory words each CTA needs."""
     regs_used: int
     preds_used: int
+    local_words: int = 0
+    """Local (per-thread) memory words each thread needs: stack arrays and register spills."""
+    spill_words: int = 0
+    """Of ``local_words``, those holding spilled registers."""
     ptx: str = ""
     source: str = ""
     source_path: str = ""
@@ -305,8 +309,9 @@ class Program:
     """Shared variable name -> byte offset within the CTA's shared region."""
     cuda_line_of: dict[int, int] = field(default_factory=dict)
     """PTX line -> CUDA source line (from the PTX's .loc directives)."""
-    unrolled: bool = True
-    """False when the kernel only fitted with the CUDA compiler's loop unrolling off."""
+    unroll: str = "default"
+    """How loops were compiled: ``default``, ``rolled`` or ``none`` (see kernel_compiler.UNROLL_LEVELS);
+    anything but ``default`` means the kernel only fitted with less unrolling."""
 
     def listing(self) -> str:
         out = []

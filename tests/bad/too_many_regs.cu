@@ -1,5 +1,7 @@
 // Over-size: 20 loaded values stay alive across a loop that rotates them, plus
-// the loop counter, so at least 21 values are live at once; a lane has 15 registers.
+// the loop counter, so at least 21 values are live at once; a lane has 15
+// registers. Spilling the rest to local memory adds a load or store at every
+// use, and the spilled program no longer fits in the 32-block ROM.
 __global__ void too_many_regs(const int* a, int* out, int n) {
     int v0 = a[0], v1 = a[1], v2 = a[2], v3 = a[3], v4 = a[4];
     int v5 = a[5], v6 = a[6], v7 = a[7], v8 = a[8], v9 = a[9];

@@ -1,0 +1,55 @@
+"""Spilling, tested hard: every reference kernel compiled for a machine with only 8 registers
+and 2 predicates per lane must still give its reference output, or be refused for a
+limit (memory, ROM) with a clean error."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from conftest import SAMPLES
+from test_kernels import CASES, IDS
+from kernel_refs import parse_header
+
+from compiler.errors import CompileError, LaunchError
+from compiler.kernel_compiler import compile_file
+from compiler.machine.config import DEFAULT
+from compiler.machine.semantics import s32
+from engine.interpreter import run
+from engine.launch import build_launch, parse_assignments, read_header
+
+SMALL = replace(DEFAULT, regs=8, preds=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path,refs", CASES, ids=IDS)
+def test_kernel_with_few_registers(path, refs, monkeypatch):
+    monkeypatch.setenv("QGPU_CUDA_COMPILER", "nvcc")
+    h = read_header(path)
+    try:
+        prog = compile_file(path, h.kernel, SMALL)
+        launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), SMALL)
+    except (CompileError, LaunchError) as e:
+        assert "ROM holds" in e.message or "words of memory" in e.message or "not supported" in e.message, e
+        return
+    got = run(prog, launch, SMALL).arrays
+    grid, block, _kernel, args = parse_header(str(path))
+    want = refs[path.stem]({k: (list(v) if isinstance(v, list) else v) for k, v in args.items()}, grid, block)
+    for p in prog.params:
+        if p.is_pointer:
+            vals = got[p.name] if p.unsigned else [s32(v) for v in got[p.name]]
+            assert vals == want[p.name], f"{path.stem}: array {p.name} (spilled {prog.spill_words} values)"
+
+
+@pytest.mark.slow
+def test_spilling_is_exercised_by_the_samples(monkeypatch):
+    """The check above means something only if many kernels really spill at this size."""
+    monkeypatch.setenv("QGPU_CUDA_COMPILER", "nvcc")
+    spilled = 0
+    for path in SAMPLES:
+        try:
+            spilled += compile_file(path, read_header(path).kernel, SMALL).spill_words > 0
+        except CompileError:
+            pass
+    assert spilled >= 10, f"only {spilled} samples spilled with {SMALL.regs - 1} registers"
