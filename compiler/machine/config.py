@@ -49,7 +49,7 @@ class MachineConfig:
     rom_blocks: int = 32
     """Program ROM size in blocks (a block's index is its PC)."""
     mem_words: int = 126
-    """Words of 32-bit memory shared by global arrays and every CTA's shared memory."""
+    """Words of 32-bit memory: global arrays, every CTA's shared memory, every thread's local memory."""
     word_bits: int = 32
     """Bits per register and memory word (int32, two's complement)."""
     max_steps: int = 200_000
