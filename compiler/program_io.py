@@ -52,6 +52,9 @@ def program_to_json(p: Program) -> dict:
         "params": [{"name": q.name, "type": q.ctype, "pointer": q.is_pointer, "unsigned": q.unsigned}
                    for q in p.params],
         "shared_words": p.shared_words,
+        "local_words": p.local_words,
+        "spill_words": p.spill_words,
+        "unroll": p.unroll,
         "shared_symbols": p.shared_symbols,
         "regs_used": p.regs_used,
         "preds_used": p.preds_used,

@@ -107,6 +107,7 @@ class Interpreter:
                 regs=[[0] * cfg.regs for _ in range(cfg.lanes)],
                 preds=[[False] * cfg.preds for _ in range(cfg.lanes)],
                 tids=[lanes[lane].tid if lane in lanes else -1 for lane in range(cfg.lanes)]))
+        self.thread_index = {(t.warp, t.lane): k for k, t in enumerate(launch.threads)}
         self.trace: list[ExecEvent] = []
         self.last_warp = -1
         self.instr_counts: dict[str, int] = {}
@@ -278,6 +279,12 @@ class Interpreter:
         if addr % 4:
             raise self._fault(f"misaligned {space} {kind} of 4 bytes at address {addr:#x}", ins, w, lane, block)
         word = addr // 4
+        if space == "local":
+            n = self.layout.local_words
+            if word >= n:
+                raise self._fault(f"out-of-bounds local {kind} of 4 bytes at address {addr:#x} "
+                                  f"(each thread has {n * 4} bytes of local memory)", ins, w, lane, block)
+            return self.layout.local_base + self.thread_index[(w.warp, lane)] * n + word
         if space == "shared":
             n = self.layout.shared_words
             if word >= n:

@@ -36,10 +36,16 @@ class MemoryLayout:
     """Shared words per CTA."""
     shared_base: list[int]
     """First word of each CTA's shared memory."""
+    local_words: int = 0
+    """Local words per thread (stack arrays, register spills)."""
+    local_base: int = 0
+    """First word of the local region: thread k of the launch owns ``local_words`` words from
+    ``local_base + k * local_words`` (k counts threads CTA by CTA, as ``Launch.threads``)."""
+    threads: int = 0
 
     @property
     def total_words(self) -> int:
-        return self.global_words + self.shared_words * len(self.shared_base)
+        return self.global_words + self.shared_words * len(self.shared_base) + self.local_words * self.threads
 
     def owner(self, word: int) -> str:
         """Human name of a memory word, e.g. ``a[2]`` or ``shared(CTA 1)[0]``."""
@@ -49,6 +55,9 @@ class MemoryLayout:
         for cta, base in enumerate(self.shared_base):
             if base <= word < base + self.shared_words:
                 return f"shared(CTA {cta})[{word - base}]"
+        if self.local_words and self.local_base <= word < self.local_base + self.local_words * self.threads:
+            k, off = divmod(word - self.local_base, self.local_words)
+            return f"local(thread {k})[{off}]"
         return f"word {word}"
 
 
@@ -190,11 +199,14 @@ def build_launch(program: Program, grid: int, block: int, raw_args: dict[str, st
             args[p.name] = v
             param_values.append(v)
     shared_base = [word + cta * program.shared_words for cta in range(grid)]
-    layout = MemoryLayout(arrays, word, program.shared_words, shared_base)
+    layout = MemoryLayout(arrays, word, program.shared_words, shared_base, program.local_words,
+                          word + grid * program.shared_words, grid * block)
     if layout.total_words > cfg.mem_words:
         parts = [f"{n}: {ln}" for n, (_, ln) in arrays.items()]
         if program.shared_words:
             parts.append(f"shared: {program.shared_words} x {grid} CTAs")
+        if program.local_words:
+            parts.append(f"local (stack arrays, register spills): {program.local_words} x {grid * block} threads")
         raise LaunchError(f"the launch needs {layout.total_words} words of memory but the machine has "
                           f"{cfg.mem_words} (over by {layout.total_words - cfg.mem_words}; "
                           + ", ".join(parts) + ")")
