@@ -150,7 +150,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
         e.file = e.file or ns.file  # say which kernel file the launch was for
         raise
     interp = Interpreter(prog, launch, max_steps=ns.max_steps)
-    result = interp.run()
+    result = _run_with_progress(interp)
     arrays = {}
     for p in prog.params:
         if p.is_pointer:
@@ -171,6 +171,17 @@ def cmd_run(ns: argparse.Namespace) -> int:
     for name, vals in arrays.items():
         print(f"  {name:<{width}} = [{', '.join(str(v) for v in vals)}]")
     return 0
+
+
+def _run_with_progress(interp):
+    """Run to the end; on a terminal, long launches show their step count on stderr."""
+    show = sys.stderr.isatty()
+    while interp.step() is not None:
+        if show and len(interp.trace) % 20000 == 0:
+            print(f"\r  running: {len(interp.trace):,} EXEC steps", end="", file=sys.stderr, flush=True)
+    if show and len(interp.trace) >= 20000:
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    return interp.result()
 
 
 def _trace_line(ev, layout) -> str:
