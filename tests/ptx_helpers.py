@@ -37,3 +37,11 @@ def run_out(body: str, n_out: int, block: int = 1, extra_params: list[ParamInfo]
     raw.update(args or {})
     launch = build_launch(prog, 1, block, raw)
     return run(prog, launch).arrays["out"]
+
+
+def run_cuda(src: str, name: str, block: int, **args: str):
+    """Compile CUDA source, launch one CTA of ``block`` threads, return (program, final arrays)."""
+    from compiler.kernel_compiler import compile_cuda
+
+    prog = compile_cuda(src, name)
+    return prog, run(prog, build_launch(prog, 1, block, args)).arrays

@@ -9,7 +9,7 @@ import pytest
 
 from compiler.errors import CompileError
 from compiler.machine.isa import ParamInfo
-from ptx_helpers import kernel_ptx, compile_ptx, run_out, OUT
+from ptx_helpers import OUT, compile_ptx, kernel_ptx, run_cuda, run_out
 
 M = 0xFFFFFFFF
 X = [ParamInfo("x", "unsigned", False, True)]
@@ -264,18 +264,12 @@ def test_sad(x):
 
 def test_narrowed_byte_and_halfword_loads():
     """nvcc turns ``x[i] & 255`` into ``ld.global.u8``: the machine loads the word and extracts."""
-    from compiler.kernel_compiler import compile_cuda
-    from engine.interpreter import run
-    from engine.launch import build_launch
-
     src = """extern "C" __global__ void k(const int* a, const int* b, int* out) {
         int t = threadIdx.x;
         out[t] = (a[t] & 255) + ((b[t] & 0xffff) << 1);
         out[4 + t] = (a[t] & 0x100) ? 5 : b[t];
         out[8 + t] = (signed char)(a[t] >> 8) + (short)b[t];
     }"""
-    prog = compile_cuda(src, "narrow.cu")
-    assert any(line.strip().startswith(("ld.global.u8", "ld.global.s16")) for line in prog.ptx.splitlines())
     a = [0x1FF, -1, 0x12345678, 0x80]
     b = [0x18001, -2, 0x7FFF, 3]
 
@@ -286,16 +280,13 @@ def test_narrowed_byte_and_halfword_loads():
     want = ([(x & 255) + ((y & 0xFFFF) << 1) for x, y in zip(a, b)]
             + [5 if x & 0x100 else y for x, y in zip(a, b)]
             + [sx(x >> 8, 8) + sx(y, 16) for x, y in zip(a, b)])
-    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "b": ",".join(map(str, b)), "out": "zeros:12"})
-    assert run(prog, launch).arrays["out"] == [w & M for w in want]
+    prog, got = run_cuda(src, "narrow.cu", 4, a=",".join(map(str, a)), b=",".join(map(str, b)), out="zeros:12")
+    assert any(line.strip().startswith(("ld.global.u8", "ld.global.s16")) for line in prog.ptx.splitlines())
+    assert got["out"] == [w & M for w in want]
 
 
 def test_char_view_of_an_int_array():
     """Bytes of an int array read through a ``signed char*`` (little-endian, like the GPU)."""
-    from compiler.kernel_compiler import compile_cuda
-    from engine.interpreter import run
-    from engine.launch import build_launch
-
     src = """__global__ void k(const int* a, int* out) {
         const signed char* bytes = (const signed char*)a;
         out[threadIdx.x] = bytes[3 * threadIdx.x + 1];
@@ -303,9 +294,8 @@ def test_char_view_of_an_int_array():
     a = [0x11223344, -0x7F00, 0x7F80FF01, 0x00C0FFEE]
     raw = b"".join((x & M).to_bytes(4, "little") for x in a)
     want = [int.from_bytes(raw[3 * t + 1:3 * t + 2], "little", signed=True) & M for t in range(4)]
-    prog = compile_cuda(src, "bytes.cu")
-    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "out": "zeros:4"})
-    assert run(prog, launch).arrays["out"] == want
+    _, got = run_cuda(src, "bytes.cu", 4, a=",".join(map(str, a)), out="zeros:4")
+    assert got["out"] == want
 
 
 def test_registers_declared_in_inner_blocks_do_not_clobber_outer_ones():
@@ -347,25 +337,20 @@ def test_kernel_that_fits_only_with_loops_rolled():
 
 def test_vector_loads_and_stores():
     """int2 / int4 accesses compile to ld/st.v2/.v4 with brace operands."""
-    from compiler.kernel_compiler import compile_cuda
-    from engine.interpreter import run
-    from engine.launch import build_launch
-
     src = """__global__ void k(const int* a, int* out) {
         int t = threadIdx.x;
         int4 v = reinterpret_cast<const int4*>(a)[t];
         int2 w = make_int2(v.x + v.w, v.y - v.z);
         reinterpret_cast<int2*>(out)[t] = w;
     }"""
-    prog = compile_cuda(src, "vec.cu")
-    assert ".v4." in prog.ptx and ".v2." in prog.ptx
     a = list(range(1, 17))
-    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "out": "zeros:8"})
+    prog, got = run_cuda(src, "vec.cu", 4, a=",".join(map(str, a)), out="zeros:8")
+    assert ".v4." in prog.ptx and ".v2." in prog.ptx
     want = []
     for t in range(4):
         x, y, z, w = a[4 * t:4 * t + 4]
         want += [x + w, (y - z) & M]
-    assert run(prog, launch).arrays["out"] == want
+    assert got["out"] == want
 
 
 @pytest.mark.parametrize("x", [3, 0x00FFFFFF, 0x00800000, 0xFF800001, 0x12345678])
@@ -384,10 +369,6 @@ def test_mul24(x):
 
 def test_64bit_pack_shift_and_products():
     """nvcc packs two words with bfi.b64 and loads u32 straight into 64-bit registers."""
-    from compiler.kernel_compiler import compile_cuda
-    from engine.interpreter import run
-    from engine.launch import build_launch
-
     src = """extern "C" __global__ void k(const unsigned* a, const unsigned* b, unsigned* out) {
         int t = threadIdx.x;
         unsigned long long v = ((unsigned long long)a[t] << 32) | b[t];
@@ -406,6 +387,5 @@ def test_64bit_pack_shift_and_products():
     want = ([(((x << 32) | y) >> 12) & M for x, y in zip(a, b)]
             + [(((x * y) >> 40) + (x * y)) & M for x, y in zip(a, b)]
             + [1 if s32(x) * s32(y) < 0 else 2 for x, y in zip(a, b)])
-    prog = compile_cuda(src, "pack.cu")
-    launch = build_launch(prog, 1, 4, {"a": ",".join(map(str, a)), "b": ",".join(map(str, b)), "out": "zeros:12"})
-    assert run(prog, launch).arrays["out"] == want
+    _, got = run_cuda(src, "pack.cu", 4, a=",".join(map(str, a)), b=",".join(map(str, b)), out="zeros:12")
+    assert got["out"] == want
