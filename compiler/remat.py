@@ -16,15 +16,24 @@ from compiler.machine.isa import Imm, Instr, Op, Reg
 
 
 def _cheap_defs(prog: VProgram) -> dict[Reg, Instr]:
-    """Virtual registers written exactly once, unguarded, by a constant-producing op."""
+    """Virtual registers written exactly once, unguarded, by a constant-producing op, or
+    copied (``mov``) from such a register: each maps to the op that recomputes it."""
     counts: Counter = Counter(d for b in prog.blocks for i in b.instrs for d in i.regs_written())
+    single = {i.dst: i for b in prog.blocks for i in b.instrs
+              if isinstance(i.dst, Reg) and isinstance(i.dst.n, str) and counts[i.dst] == 1 and i.guard is None}
     defs: dict[Reg, Instr] = {}
-    for b in prog.blocks:
-        for i in b.instrs:
-            d = i.dst
-            if (isinstance(d, Reg) and isinstance(d.n, str) and counts[d] == 1 and i.guard is None
-                    and (i.op in (Op.PARAM, Op.SREG) or (i.op is Op.MOV and isinstance(i.srcs[0], Imm)))):
+    changed = True
+    while changed:  # follow copy chains (param -> cvta -> mov ...) to their constant root
+        changed = False
+        for d, i in single.items():
+            if d in defs:
+                continue
+            if i.op in (Op.PARAM, Op.SREG) or (i.op is Op.MOV and isinstance(i.srcs[0], Imm)):
                 defs[d] = i
+                changed = True
+            elif i.op is Op.MOV and i.srcs[0] in defs:
+                defs[d] = defs[i.srcs[0]]
+                changed = True
     return defs
 
 
@@ -36,7 +45,7 @@ def rematerialise(prog: VProgram) -> VProgram:
     for b in prog.blocks:
         out: list[Instr] = []
         for ins in b.instrs:
-            if ins.dst in defs and defs[ins.dst] is ins:
+            if ins.dst in defs:  # its only definition
                 continue  # every use gets its own copy below
             srcs = list(ins.srcs)
             for k, s in enumerate(srcs):

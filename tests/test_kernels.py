@@ -39,9 +39,9 @@ EXPECTED_LIMITS: dict[tuple[str, str], str] = {
     ("suite2/i64_div_const", "*"): r"64-bit 'mul\.hi\.s64' whose upper 32 bits matter is not supported",
     ("suite2/reduce_4cta_smem16", "*"): r"needs 133 words of memory but the machine has 126 \(over by 7",
     ("suite2/scan48_smem", "*"): r"needs 128 words of memory but the machine has 126 \(over by 2",
-    # clang's PTX for this state machine needs 16 registers and 5 predicates;
-    # spilled, it needs 35 of the 32 ROM blocks (nvcc's fits)
-    ("suite2/lexer_states", "clang"): r"more registers than a lane has .*ROM holds 32",
+    # clang's PTX for this state machine needs more registers and predicates than a
+    # lane has; spilled, it needs more than the 32 ROM blocks (nvcc's fits)
+    ("suite2/lexer_states", "clang"): r"more (predicate )?registers than a lane has .*ROM holds 32",
 }
 IDS = [f"{path.parent.name}/{path.stem}" for path, _ in CASES]
 

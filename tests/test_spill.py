@@ -1,4 +1,4 @@
-"""Spilling, tested hard: every reference kernel compiled for a machine with only 8 registers
+"""Spilling, tested hard: every reference kernel compiled for a machine with only 5 usable registers
 and 2 predicates per lane must still give its reference output, or be refused for a
 limit (memory, ROM) with a clean error."""
 
@@ -19,7 +19,7 @@ from compiler.machine.semantics import s32
 from engine.interpreter import run
 from engine.launch import build_launch, parse_assignments, read_header
 
-SMALL = replace(DEFAULT, regs=8, preds=2)
+SMALL = replace(DEFAULT, regs=6, preds=2)
 
 
 @pytest.mark.slow
