@@ -1,8 +1,7 @@
 # Exp 1: minimal text-only Qwen3.5 causal LM config; class resolution; parameter names/shapes.
 import tempfile
 OUT = tempfile.mkdtemp(prefix='qwen35-probe-')  # scratch output
-import torch, transformers
-from transformers import AutoConfig, AutoModelForCausalLM, Qwen3_5TextConfig
+from transformers import AutoModelForCausalLM, Qwen3_5TextConfig
 cfg = Qwen3_5TextConfig(
     vocab_size=32, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
     layer_types=["linear_attention", "full_attention"],
