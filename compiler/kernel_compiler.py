@@ -156,8 +156,10 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
 def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str, source: str,
                   module_globals=()) -> CompileError:
     """Point a PTX-level error at the CUDA line it came from (kept: the PTX line)."""
-    if e.file != filename + ".ptx" or e.line is None:
+    if e.file != filename + ".ptx":
         return e
+    if e.line is None:  # about the whole program (e.g. ROM size): the CUDA file itself
+        return type(e)(e.message, file=filename, detail=e.detail)
     cuda = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr)}.get(e.line)
     for name, line in module_globals:  # module-level: find the declaration in the source
         if line == e.line:
