@@ -83,7 +83,7 @@ class AluOps(LowererBase):
         c = self.c
         d, a = ins.operands
         p = c.temp_pred()
-        c.emit(Op.SETP, p, (self.lo(a), Imm(0)), "eq")
+        c.emit(Op.SETP, p, (self.narrow(a, type_of(ins)), Imm(0)), "eq")
         c.emit(Op.SELP, self.dst(d), (Imm(1), Imm(0), p))
 
     def _unary(self, ins: PtxInstr, op: Op) -> None:
@@ -94,7 +94,9 @@ class AluOps(LowererBase):
         if self._wide(ins) and ins.base in ("popc", "clz", "brev"):
             raise self._unsupported_wide(ins)
         d, a = ins.operands
-        self.c.emit(op, self.dst(d), (self.lo(a),))
+        # |x| of a narrow value depends on its sign bit: extend it first
+        src = self.narrow(a, type_of(ins)) if op is Op.ABS else self.lo(a)
+        self.c.emit(op, self.dst(d), (src,))
 
     def op_neg(self, ins: PtxInstr) -> None:
         self._unary(ins, Op.NEG)
@@ -353,10 +355,12 @@ class AluOps(LowererBase):
         c = self.c
         self._narrow_only(ins)
         d, a, b, e = ins.operands
+        t = type_of(ins)
+        x, y = self.narrow(a, t), self.narrow(b, t)
         lt, d1, d2, diff = c.temp_pred(), c.temp(), c.temp(), c.temp()
-        c.emit(Op.SETP, lt, (self.lo(a), self.lo(b)), "lt" if is_signed(type_of(ins)) else "lo")
-        c.emit(Op.SUB, d1, (self.lo(b), self.lo(a)))
-        c.emit(Op.SUB, d2, (self.lo(a), self.lo(b)))
+        c.emit(Op.SETP, lt, (x, y), "lt" if is_signed(t) else "lo")
+        c.emit(Op.SUB, d1, (y, x))
+        c.emit(Op.SUB, d2, (x, y))
         c.emit(Op.SELP, diff, (d1, d2, lt))
         c.emit(Op.ADD, self.dst(d), (diff, self.lo(e)))
 

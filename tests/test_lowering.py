@@ -389,3 +389,22 @@ def test_64bit_pack_shift_and_products():
             + [1 if s32(x) * s32(y) < 0 else 2 for x, y in zip(a, b)])
     _, got = run_cuda(src, "pack.cu", 4, a=",".join(map(str, a)), b=",".join(map(str, b)), out="zeros:12")
     assert got["out"] == want
+
+
+@pytest.mark.parametrize("x", [0x0000FFFF, 0x12348000, 0xFFFF0005, 0x00007FFF])
+def test_16bit_ops_ignore_garbage_above_the_half(x):
+    """A 16-bit register lives in a 32-bit one; ops that look at its sign must extend it first."""
+    body = """
+    cvt.u16.u32 %rs1, %r1;
+    abs.s16 %rs2, %rs1;
+    cvt.u32.u16 %r2, %rs2;
+    st.global.u32 [%rd1], %r2;
+    setp.lt.s16 %p1, %rs1, 0;
+    selp.u32 %r3, 1, 0, %p1;
+    st.global.u32 [%rd1+4], %r3;
+    cnot.b16 %rs3, %rs1;
+    cvt.u32.u16 %r4, %rs3;
+    st.global.u32 [%rd1+8], %r4;"""
+    h = x & 0xFFFF
+    sh = h - 0x10000 if h & 0x8000 else h
+    assert run_x(body, x, 3) == [abs(sh) & 0xFFFF, int(sh < 0), int(h == 0)]
