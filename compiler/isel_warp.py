@@ -92,8 +92,9 @@ class WarpOps(LowererBase):
         return [arrive, read, c.take()]
 
     def op_activemask(self, ins: PtxInstr) -> None:
+        """``activemask``: the lanes executing this instruction (no member mask to agree on)."""
         c = self.c
         (d,) = ins.operands
         p = c.temp_pred()
         c.emit(Op.SETP, p, (ZERO, ZERO), "eq")
-        c.emit(Op.VOTE, self.dst(d), (p, Imm(0xFFFFFFFF)), "ballot")
+        c.emit(Op.VOTE, self.dst(d), (p, Imm(0xFFFFFFFF)), "active")

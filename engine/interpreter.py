@@ -372,6 +372,9 @@ class Interpreter:
 
     def _vote(self, ins: Instr, w: WarpState, lanes: list[int], on: list[int], block: Block,
               results: dict) -> None:
+        if ins.mod == "active":
+            self._activemask(ins, w, on, block, results)
+            return
         for lane in on:
             mask = self._val(ins.srcs[1], w, lane)
             participants = []
@@ -398,6 +401,23 @@ class Interpreter:
                 results[lane] = len({v for _, v in vals}) <= 1
             else:
                 results[lane] = sum(1 << hw for hw, v in vals if v)
+
+    def _activemask(self, ins: Instr, w: WarpState, on: list[int], block: Block, results: dict) -> None:
+        """``__activemask()``: bit laneid of every lane executing it. Exact while the thread's
+        32-lane group lives in this warp; other threads of the group elsewhere make it a fault."""
+        mask = sum(1 << self._hw_lane(w, lane) for lane in on)
+        for lane in on:
+            for hw in range(32):
+                other = self._lane_of_hw(w, lane, hw)
+                if other is None and self._thread_exists(w, lane, hw) and not self._exited(w, lane, hw):
+                    raise self._fault(f"__activemask: lane {hw} of this 32-lane warp is in another "
+                                      f"{self.cfg.lanes}-lane warp of this machine", ins, w, lane, block)
+            results[lane] = mask
+
+    def _exited(self, w: WarpState, lane: int, hw: int) -> bool:
+        tid = (w.tids[lane] & ~31) | hw
+        return any(x.cta == w.cta and x.tids[k] == tid and x.status[k] == EXITED
+                   for x in self.warps for k in range(self.cfg.lanes))
 
 
 def run(program: Program, launch: Launch, cfg: MachineConfig = DEFAULT, max_steps: int | None = None) -> Result:

@@ -211,3 +211,17 @@ def test_long_nested_loop_runs_past_thousands_of_steps():
                 acc = (acc * 31 + (i ^ j)) & 0xFFFFFFFF
         want.append(acc)
     assert res.arrays["out"] == want and len(res.trace) > 4096
+
+
+def test_activemask_in_divergent_code():
+    src = """extern "C" __global__ void k(unsigned* m) {
+        int t = threadIdx.x; unsigned r;
+        if (t < 2) r = __activemask(); else r = __activemask() + 100u;
+        m[t] = r; }"""
+    prog, l = launch(src, 1, 4, m="zeros:4")
+    assert run(prog, l).arrays["m"] == [0b0011, 0b0011, 0b1100 + 100, 0b1100 + 100]
+    # with 8 threads the 32-lane warp spans two 4-lane warps: refused, not guessed
+    prog, l = launch(src, 1, 8, m="zeros:8")
+    with pytest.raises(RuntimeFault) as e:
+        run(prog, l)
+    assert "__activemask" in str(e.value) and "another 4-lane warp" in str(e.value)

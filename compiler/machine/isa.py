@@ -158,14 +158,14 @@ OPS: dict[Op, OpInfo] = {
     Op.ST: OpInfo(Kind.MEMORY, "rrr", "-", "mem[(a + b) / 4] = c in SPACE"),
     Op.ATOM: OpInfo(Kind.MEMORY, "rrrr", "r", "d = old mem[(a + b) / 4]; mem = OP(old, c[, d2]); lanes in lane order"),
     Op.SHFL: OpInfo(Kind.WARP, "rrr", "rp", "d = a of source lane (PTX shfl.sync MODE, b = lane/offset, c = clamp|segmask)"),
-    Op.VOTE: OpInfo(Kind.WARP, "p", "r", "any/all: p-dst over active lanes; ballot: d = mask of lanes with a"),
+    Op.VOTE: OpInfo(Kind.WARP, "p", "r", "any/all/uni: p-dst over the member lanes; ballot: d = mask of lanes with a; active: d = mask of the lanes executing it"),
 }
 
 ALU_OPS = frozenset(op for op, info in OPS.items() if info.kind is Kind.ALU and op is not Op.SELP)
 SETP_CMPS = ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs")
 ATOM_OPS = ("add", "min.s", "min.u", "max.s", "max.u", "exch", "cas", "and", "or", "xor", "inc", "dec")
 SHFL_MODES = ("up", "down", "bfly", "idx")
-VOTE_MODES = ("any", "all", "ballot", "uni")
+VOTE_MODES = ("any", "all", "ballot", "uni", "active")
 SPECIAL_REGS = (
     "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
     "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
