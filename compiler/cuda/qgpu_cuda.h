@@ -257,6 +257,15 @@ __QGPU_DEV unsigned int __umul24(unsigned int a, unsigned int b) {
   return __nvvm_mul24_ui(a, b);
 }
 /* |a - b| + c */
+/* Halving adds without overflow: floor((a+b)/2) and floor((a+b+1)/2). */
+__QGPU_DEV int __hadd(int a, int b) { return (a >> 1) + (b >> 1) + (a & b & 1); }
+__QGPU_DEV int __rhadd(int a, int b) { return (a >> 1) + (b >> 1) + ((a | b) & 1); }
+__QGPU_DEV unsigned int __uhadd(unsigned int a, unsigned int b) {
+  return (a >> 1) + (b >> 1) + (a & b & 1u);
+}
+__QGPU_DEV unsigned int __urhadd(unsigned int a, unsigned int b) {
+  return (a >> 1) + (b >> 1) + ((a | b) & 1u);
+}
 __QGPU_DEV unsigned int __sad(int a, int b, unsigned int c) {
   return (unsigned int)__nvvm_sad_i(a, b, (int)c);
 }
@@ -266,7 +275,8 @@ __QGPU_DEV unsigned int __usad(unsigned int a, unsigned int b,
 }
 __QGPU_DEV unsigned int __byte_perm(unsigned int a, unsigned int b,
                                     unsigned int s) {
-  return (unsigned int)__nvvm_prmt((int)a, (int)b, (int)s); /* prmt.b32 */
+  /* CUDA uses only bits 2:0 of each selector nibble (nvcc masks with 0x7777) */
+  return (unsigned int)__nvvm_prmt((int)a, (int)b, (int)(s & 0x7777u)); /* prmt.b32 */
 }
 /* Funnel shifts: (hi:lo) shifted, 32 bits returned. _l/_r wrap the shift
  * amount mod 32, _lc/_rc clamp it to 32 (all -> shf.{l,r}.{wrap,clamp}.b32). */
