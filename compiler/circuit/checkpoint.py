@@ -1,0 +1,166 @@
+"""Assemble a built circuit into a stock Qwen3.5 checkpoint directory.
+
+The output is what plain ``transformers`` loads with ``AutoModelForCausalLM`` and
+``AutoTokenizer``: ``config.json`` (a ``qwen3_5_text`` model whose circuit layers are
+``linear_attention``, followed by one all-zero ``full_attention`` layer that
+``generate()`` needs — docs/qwen35/README.md), ``model.safetensors``, and a word-level
+tokenizer whose words are the circuit's token names. No custom code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from compiler.circuit.layers import ANCHOR, LayerSpec, Lin
+from compiler.circuit.space import Space
+
+CONV = 4  # linear_conv_kernel_dim: taps lag 3, 2, 1, 0 (index 3 = this token)
+
+
+@dataclass
+class CircuitSpec:
+    """Everything the circuit compiler decided, before it becomes tensors."""
+
+    space: Space
+    anchor: int
+    """Residual index of the anchor channel."""
+    vocab: list[str]
+    embed: dict[int, Lin]
+    """token id -> residual content of its embedding (the anchor is added for every token)."""
+    unembed: dict[int, Lin]
+    """token id -> LM-head row over the final normalised residual."""
+    layers: list[LayerSpec] = field(default_factory=list)
+    dk: int = 32
+    dv: int = 32
+    heads_per_key: int = 1
+    meta: dict = field(default_factory=dict)
+
+    def config_kwargs(self) -> dict:
+        nk = max([len(L.heads) for L in self.layers] + [1])
+        inter = max([len(L.neurons) for L in self.layers] + [1])
+        n = len(self.layers)
+        return dict(
+            vocab_size=len(self.vocab), hidden_size=self.space.size, intermediate_size=inter,
+            num_hidden_layers=n + 1, layer_types=["linear_attention"] * n + ["full_attention"],
+            num_attention_heads=1, num_key_value_heads=1, head_dim=8,
+            linear_num_key_heads=nk, linear_num_value_heads=nk * self.heads_per_key,
+            linear_key_head_dim=self.dk, linear_value_head_dim=self.dv, linear_conv_kernel_dim=CONV,
+            max_position_embeddings=1 << 20, tie_word_embeddings=False, rms_norm_eps=1e-6,
+            pad_token_id=self.vocab.index("<pad>"), bos_token_id=self.vocab.index("<bos>"),
+            eos_token_id=self.vocab.index("END"),
+        )
+
+
+def _norm_weight(spec: CircuitSpec) -> torch.Tensor:
+    """RMSNorm weight ``w`` (the layer multiplies by 1 + w) giving x̂ = x and anchor → 1."""
+    h = spec.space.size
+    r0 = ANCHOR / h ** 0.5  # the RMS when the anchor dominates
+    w = torch.full((h,), r0 - 1.0, dtype=torch.float64)
+    w[spec.anchor] = r0 / ANCHOR - 1.0
+    return w
+
+
+def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
+    """A ``Qwen3_5ForCausalLM`` carrying the circuit's weights (built in float64, then cast)."""
+    from transformers import AutoModelForCausalLM, Qwen3_5TextConfig
+
+    cfg = Qwen3_5TextConfig(**spec.config_kwargs())
+    model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float64)
+    model.eval()
+    nk, m = cfg.linear_num_key_heads, spec.heads_per_key
+    dk, dv = spec.dk, spec.dv
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+        norm = _norm_weight(spec)
+        E = model.model.embed_tokens.weight
+        for t, content in spec.embed.items():
+            for i, v in content.items():
+                E[t, i] += v
+        E[:, spec.anchor] += ANCHOR
+        model.model.norm.weight.copy_(norm)
+        for t, row in spec.unembed.items():
+            for i, v in row.items():
+                model.lm_head.weight[t, i] += v
+        for L, layer in zip(spec.layers, model.model.layers):
+            layer.input_layernorm.weight.copy_(norm)
+            layer.post_attention_layernorm.weight.copy_(norm)
+            _fill_mlp(L, layer.mlp)
+            _fill_mixer(L, layer.linear_attn, nk, m, dk, dv)
+    return model.to(dtype)
+
+
+def _fill_mlp(L: LayerSpec, mlp) -> None:
+    for j, n in enumerate(L.neurons):
+        for i, v in n.gate.items():
+            mlp.gate_proj.weight[j, i] += v
+        for i, v in n.up.items():
+            mlp.up_proj.weight[j, i] += v
+        for i, v in n.down.items():
+            mlp.down_proj.weight[i, j] += v
+
+
+def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
+    la.A_log.fill_(-1e4)  # exp(A_log) = 0: the decay exp(g) is exactly 1 (state never fades)
+    la.norm.weight.fill_(1.0)
+    W, C = la.in_proj_qkv.weight, la.conv1d.weight  # rows: q (nk*dk) | k (nk*dk) | v (nk*m*dv)
+    kdim = nk * dk
+    for h, kh in enumerate(L.heads):
+        if len(kh.values) > m:
+            raise ValueError(f"layer {L.index} head {kh.name}: {len(kh.values)} value heads > {m}")
+        for base, forms in ((h * dk, kh.q), (kdim + h * dk, kh.k)):
+            for row, (lag, form) in forms.items():
+                _conv_row(W, C, base + row, lag, form)
+        for j, vh in enumerate(kh.values):
+            hv = h * m + j  # value head index
+            for col, (lag, form) in vh.v.items():
+                _conv_row(W, C, 2 * kdim + hv * dv + col, lag, form)
+            for i, v in vh.beta.items():
+                la.in_proj_b.weight[hv, i] += v
+            for col, form in vh.z.items():
+                for i, v in form.items():
+                    la.in_proj_z.weight[hv * dv + col, i] += v
+            scale = 1.0 / (dv / vh.nnz) ** 0.5  # a written row of nnz equal entries normalises to sqrt(dv/nnz)
+            for col, form in vh.out.items():
+                for i, v in form.items():
+                    la.out_proj.weight[i, hv * dv + col] += v * scale
+
+
+def _conv_row(W, C, row: int, lag: int, form: Lin) -> None:
+    if not 0 <= lag < CONV:
+        raise ValueError(f"conv lag {lag} outside 0..{CONV - 1}")
+    for i, v in form.items():
+        W[row, i] += v
+    C[row, 0, CONV - 1 - lag] = 1.0
+
+
+def write_tokenizer(vocab: list[str], out: Path) -> None:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+
+    tk = Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate(vocab)}, unk_token="<unk>"))
+    tk.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tk.decoder = decoders.WordPiece(prefix="##", cleanup=False)  # decode joins words with spaces
+    tk.save(str(out / "tokenizer.json"))
+    # tokenizer_class is required: without it a qwen3_5_text config.json makes AutoTokenizer
+    # silently build Qwen's BPE tokenizer instead (docs/qwen35/README.md).
+    (out / "tokenizer_config.json").write_text(json.dumps({
+        "tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "<bos>", "eos_token": "END",
+        "pad_token": "<pad>", "unk_token": "<unk>", "model_max_length": 1 << 20}, indent=1))
+
+
+def save_checkpoint(spec: CircuitSpec, out: str | Path, dtype: torch.dtype = torch.float32) -> Path:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    model = build_model(spec, dtype)
+    model.save_pretrained(out, safe_serialization=True)
+    write_tokenizer(spec.vocab, out)
+    (out / "qgpu_layout.json").write_text(json.dumps({
+        "residual": spec.space.table(),
+        "layers": [{"index": L.index, "stage": L.stage, "doc": L.doc, "reads": L.reads, "writes": L.writes,
+                    "key_heads": [k.name for k in L.heads], "neurons": len(L.neurons)} for L in spec.layers],
+        **spec.meta}, indent=1))
+    return out

@@ -1,0 +1,111 @@
+"""Builders for one Qwen3.5 decoder layer, written by action on named directions.
+
+Conventions (docs/circuit.md, "Units and margins"):
+
+* The residual carries an **anchor** channel of size ``ANCHOR`` on every token; it
+  dominates the RMS, so every RMSNorm divides by almost the same number. The norm
+  weights are set so that after each norm a value channel reads as its own value
+  (``x̂ = x``) and the anchor reads as 1. All weights below act on ``x̂``.
+* Decisions are **scale-free**: a neuron compares a weighted sum with a threshold
+  times the anchor, so RMS drift moves both sides together; only output amplitudes
+  drift (by well under 1e-3), and every consumer thresholds at half-integers.
+* ``GAIN`` is the slope of every step: a unit margin becomes ``GAIN/4`` after the
+  quarter-unit shoulders, far in the region where ``silu(x) == x`` and
+  ``silu(-x) ≈ 0`` hold in float32.
+
+A :class:`LayerSpec` collects sparse entries; :mod:`compiler.circuit.checkpoint`
+assembles them into dense tensors once every layer is known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ANCHOR = 2.0 ** 12
+"""Embedding value of the anchor channel (dominates the residual RMS)."""
+GAIN = 100.0
+"""Slope of thresholds, one-hot keys/values and gates (pre-activation ±GAIN/2 for on/off)."""
+VAMP = GAIN / 2
+"""Amplitude of a one-hot entry in a DeltaNet value (silu(GAIN/2) == GAIN/2 exactly)."""
+
+Lin = dict[int, float]
+"""A sparse linear form over residual channels (of x̂)."""
+
+
+def lin(*parts: Lin | tuple[int, float]) -> Lin:
+    """Sum sparse linear forms / (index, weight) pairs."""
+    out: Lin = {}
+    for p in parts:
+        items = p.items() if isinstance(p, dict) else [p]
+        for i, w in items:
+            out[i] = out.get(i, 0.0) + w
+    return out
+
+
+@dataclass
+class Neuron:
+    gate: Lin
+    up: Lin
+    down: Lin
+
+
+@dataclass
+class ValueHead:
+    """One value head: ``dv`` columns of state, written with its key head's key."""
+
+    v: dict[int, tuple[int, Lin]] = field(default_factory=dict)
+    """column -> (lag, pre-activation form); lag 0 = this token, 1..3 = earlier tokens (conv taps)."""
+    beta: Lin = field(default_factory=dict)
+    """pre-sigmoid write strength (GAIN/2 → 1, -GAIN/2 → 0)."""
+    z: dict[int, Lin] = field(default_factory=dict)
+    """column -> output gate pre-activation (silu(z) scales the read-out)."""
+    out: dict[int, Lin] = field(default_factory=dict)
+    """column -> residual channels it adds to (weights apply to the normalised read-out)."""
+    nnz: int = 1
+    """Entries of a written row that are non-zero (fixes the per-head RMS normalisation)."""
+    name: str = ""
+
+
+@dataclass
+class KeyHead:
+    """One key head: ``dk`` state rows, a query and a key, and its value heads."""
+
+    q: dict[int, tuple[int, Lin]] = field(default_factory=dict)
+    """row -> (lag, pre-activation form) of the query."""
+    k: dict[int, tuple[int, Lin]] = field(default_factory=dict)
+    values: list[ValueHead] = field(default_factory=list)
+    name: str = ""
+
+
+@dataclass
+class LayerSpec:
+    index: int
+    stage: str
+    doc: str
+    reads: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+    heads: list[KeyHead] = field(default_factory=list)
+    neurons: list[Neuron] = field(default_factory=list)
+
+    # --- SwiGLU building blocks (all in x̂ units; ANCHOR channel index given by the circuit) ---
+    def neuron(self, gate: Lin, up: Lin, down: Lin) -> None:
+        self.neurons.append(Neuron(gate, up, down))
+
+    def step(self, anchor: int, x: Lin, t: float, out: Lin, when: Lin | None = None, when_n: int = 0,
+             span: float = 64.0) -> None:
+        """``out += [Σ x ≥ t]`` for integer-valued ``Σ x`` and half-integer ``t`` (2 neurons).
+
+        ``when`` (optional): also require ``Σ when ≥ when_n`` (flags that are 0/1); otherwise
+        both neurons stay off. ``span`` bounds ``|Σ x − t|`` so the condition always wins.
+        """
+        cond: Lin = {}
+        if when is not None:  # 0 when every flag is on, <= -2·GAIN·span when one is off
+            cond = lin({i: 2 * GAIN * span * w for i, w in when.items()}, (anchor, -2 * GAIN * span * when_n))
+        for shoulder, sign in ((0.25, 1.0), (-0.25, -1.0)):
+            g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)), cond)
+            self.neuron(g, {anchor: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
+
+    def gated(self, anchor: int, flags: Lin, n: int, value: Lin, out: Lin) -> None:
+        """``out += value`` when ``Σ flags ≥ n`` (0/1 flags), else 0 (1 neuron: silu(±GAIN/2)·value)."""
+        g = lin({i: GAIN * w for i, w in flags.items()}, (anchor, -GAIN * (n - 0.5)))
+        self.neuron(g, value, {i: w * 2.0 / GAIN for i, w in out.items()})

@@ -1,0 +1,273 @@
+"""The token protocol: every token the GPU model reads or writes, with a readable name.
+
+A launch is one token sequence (docs/circuit.md, "Token protocol"):
+
+    <bos>  program (ROM records)  memory (M records)  constants (K records)  GO
+           EXEC.b.w  R/P/M records of that step ...  EXEC.b.w ...  END
+
+* **ROM record** ``I.b.s.f  B0.x`` — field ``f`` of instruction slot ``s`` of block ``b``
+  holds byte ``x`` (slot 8 is the block's terminator). Only non-zero fields are sent:
+  an unwritten state row reads as 0.
+* **Value**: one ``S.x`` token when the 32-bit value is a sign-extended byte
+  (-128..127), otherwise four tokens ``B0.x B1.x B2.x B3.x`` (little-endian bytes).
+* **R record** ``R.l.r value`` — lane l's register r gets the value.
+  **P record** ``P.l.p.v`` — lane l's predicate p gets v (one token).
+  **M record** ``M.w value`` — memory word w gets the value (also used for memory init).
+  **K record** ``K.i value`` — launch constant i (kernel parameters, sizes, thread ids).
+* ``GO`` ends the prompt; the model then writes the trace: ``EXEC.b.w`` (block b runs for
+  warp w in one forward pass), the records of that step's register, predicate and memory
+  writes (lanes in order, registers ascending, then predicates, then memory writes in
+  program order), and finally ``END``.
+
+Token names are the tokenizer's words; this module is plain Python and is the
+specification the circuit is checked against (the interpreter's events, encoded here,
+are the expected trace).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from compiler.errors import CompileError
+from compiler.machine.config import DEFAULT, MachineConfig
+from compiler.machine.isa import (
+    ATOM_OPS, OPS, SETP_CMPS, SHFL_MODES, SPECIAL_REGS, VOTE_MODES, Barrier, Branch, Exit, Imm,
+    Instr, Jump, Op, Pred, Program, Reg,
+)
+
+SPECIALS = ("<pad>", "<bos>", "<unk>", "GO", "END")
+FIELDS = ("op", "guard", "dst", "dst2", "a", "b", "c", "d",
+          "imm0", "imm1", "imm2", "imm3", "jmm0", "jmm1", "jmm2", "jmm3")
+"""Fields of one ROM instruction word (each one byte): opcode, guard, destinations, operand
+sources a..d, and two 32-bit immediates (imm, jmm). The terminator slot uses op, guard, a, b."""
+SLOTS_PER_BLOCK = 9  # 8 instructions + the terminator
+TERM_SLOT = 8
+SPACES = ("global", "shared", "local")
+
+
+def opcode_table() -> list[str]:
+    """Opcode ids of the ROM: every (op, modifier) pair the machine has; id 0 = no instruction."""
+    names = ["nop"]
+    for op in Op:
+        if op is Op.SETP:
+            names += [f"setp.{c}" for c in SETP_CMPS]
+        elif op is Op.SREG:
+            names += [f"sreg.{s}" for s in SPECIAL_REGS]
+        elif op in (Op.LD, Op.ST):
+            names += [f"{op.value}.{s}" for s in SPACES]
+        elif op is Op.ATOM:
+            names += [f"atom.{s}.{a}" for s in ("global", "shared") for a in ATOM_OPS]
+        elif op is Op.SHFL:
+            names += [f"shfl.{m}" for m in SHFL_MODES]
+        elif op is Op.VOTE:
+            names += [f"vote.{m}" for m in VOTE_MODES]
+        else:
+            names.append(op.value)
+    return names
+
+
+OPCODES = opcode_table()
+OPCODE_ID = {n: i for i, n in enumerate(OPCODES)}
+TERMINATORS = ("none", "jump", "branch", "exit", "bar")
+
+# Operand source codes (fields a..d): where an instruction's operand comes from.
+SRC_ZERO = 0                   # the constant 0 (r0, or no operand)
+SRC_REG = 0                    # 1..15: register r, read from the register file
+SRC_FWD = 16                   # 16+j: result of slot j of this block (forwarded in the pass)
+SRC_IMM = 32                   # the slot's first immediate (imm0..imm3)
+SRC_JMM = 33                   # the slot's second immediate (jmm0..jmm3)
+SRC_PRED = 40                  # 40+p: predicate p
+SRC_PFWD = 48                  # 48+j: predicate result of slot j
+DST_PRED = 16                  # dst codes: 1..15 register, 16+p predicate
+
+
+@dataclass(frozen=True)
+class Vocab:
+    cfg: MachineConfig = DEFAULT
+
+    @cached_property
+    def words(self) -> list[str]:
+        c = self.cfg
+        w = list(SPECIALS)
+        w += [f"EXEC.{b}.{wp}" for b in range(c.rom_blocks) for wp in range(c.max_warps)]
+        w += [f"R.{l}.{r}" for l in range(c.lanes) for r in range(1, c.regs)]
+        w += [f"P.{l}.{p}.{v}" for l in range(c.lanes) for p in range(c.preds) for v in (0, 1)]
+        w += [f"M.{a}" for a in range(c.mem_words)]
+        w += [f"K.{i}" for i in range(len(constant_names(c)))]
+        w += [f"S.{x}" for x in range(-128, 128)]
+        w += [f"B{k}.{x}" for k in range(4) for x in range(256)]
+        w += [f"I.{b}.{s}.{f}" for b in range(c.rom_blocks) for s in range(SLOTS_PER_BLOCK) for f in FIELDS]
+        return w
+
+    @cached_property
+    def ids(self) -> dict[str, int]:
+        return {t: i for i, t in enumerate(self.words)}
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def encode(self, tokens: list[str]) -> list[int]:
+        return [self.ids[t] for t in tokens]
+
+    def decode(self, ids: list[int]) -> list[str]:
+        return [self.words[i] for i in ids]
+
+
+def constant_names(cfg: MachineConfig = DEFAULT, params: int = 8) -> list[str]:
+    """Launch constants, in K-record order: what ``param`` and ``sreg`` read."""
+    names = [f"param{i}" for i in range(params)] + ["ntid", "nctaid"]
+    names += [f"tid.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
+    names += [f"ctaid.{w}" for w in range(cfg.max_warps)]
+    return names
+
+
+def value_tokens(v: int) -> list[str]:
+    v &= 0xFFFFFFFF
+    s = v - (1 << 32) if v >> 31 else v
+    if -128 <= s < 128:
+        return [f"S.{s}"]
+    return [f"B{k}.{(v >> (8 * k)) & 0xFF}" for k in range(4)]
+
+
+class CircuitLimit(CompileError):
+    """A compiled program the circuit cannot hold (the interpreter may still run it)."""
+
+
+def _imm_bytes(v: int) -> list[int]:
+    v &= 0xFFFFFFFF
+    return [(v >> (8 * k)) & 0xFF for k in range(4)]
+
+
+def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict) -> dict[str, int]:
+    """The ROM fields of one instruction (see FIELDS and the SRC_* codes)."""
+    name = ins.op.value + (f".{ins.mod}" if ins.mod else "")
+    if name not in OPCODE_ID:
+        raise CircuitLimit(f"block {block_index}: instruction '{ins}' has no ROM opcode")
+    f = {"op": OPCODE_ID[name]}
+    if ins.guard is not None:
+        f["guard"] = 1 + ins.guard.pred.n * 2 + int(ins.guard.negate)
+    for key, d in (("dst", ins.dst), ("dst2", ins.dst2)):
+        if isinstance(d, Reg) and d.n != 0:
+            f[key] = d.n
+        elif isinstance(d, Pred):
+            f[key] = DST_PRED + d.n
+    imms: list[int] = []
+    for key, s in zip("abcd", ins.srcs):
+        if isinstance(s, Imm):
+            v = s.value & 0xFFFFFFFF
+            if v == 0:
+                code = SRC_ZERO
+            else:
+                if v not in imms:
+                    if len(imms) == 2:
+                        raise CircuitLimit(f"block {block_index}: '{ins}' has three different immediates; "
+                                           "a ROM instruction holds two")
+                    imms.append(v)
+                code = SRC_IMM + imms.index(v)
+        elif isinstance(s, Reg):
+            j = written_before.get(("r", s.n))
+            code = SRC_ZERO if s.n == 0 else (SRC_FWD + j if j is not None else s.n)
+        elif isinstance(s, Pred):
+            j = written_before.get(("p", s.n))
+            code = SRC_PFWD + j if j is not None else SRC_PRED + s.n
+        else:
+            raise CircuitLimit(f"block {block_index}: operand {s} of '{ins}' cannot be encoded")
+        if code:
+            f[key] = code
+    for name, v in zip(("imm", "jmm"), imms):
+        for k, byte in enumerate(_imm_bytes(v)):
+            if byte:
+                f[f"{name}{k}"] = byte
+    return {k: v for k, v in f.items() if v}
+
+
+def encode_terminator(term) -> dict[str, int]:
+    if isinstance(term, Jump):
+        f = {"op": TERMINATORS.index("jump"), "a": int(term.target)}
+    elif isinstance(term, Branch):
+        f = {"op": TERMINATORS.index("branch"), "a": int(term.target), "b": int(term.fallthrough),
+             "guard": 1 + term.guard.pred.n * 2 + int(term.guard.negate)}
+    elif isinstance(term, Exit):
+        f = {"op": TERMINATORS.index("exit")}
+        if term.guard is not None:
+            f["guard"] = 1 + term.guard.pred.n * 2 + int(term.guard.negate)
+            f["b"] = int(term.fallthrough)
+    elif isinstance(term, Barrier):
+        f = {"op": TERMINATORS.index("bar"), "a": int(term.target)}
+    else:
+        raise CircuitLimit(f"unknown terminator {term!r}")
+    return {k: v for k, v in f.items() if v}
+
+
+def encode_rom(program: Program, cfg: MachineConfig = DEFAULT) -> dict[tuple[int, int], dict[str, int]]:
+    """ROM image: (block, slot) -> non-zero fields. Forwarding is resolved here, per block."""
+    if len(program.blocks) > cfg.rom_blocks:
+        raise CircuitLimit(f"{len(program.blocks)} blocks do not fit the {cfg.rom_blocks}-block ROM")
+    rom: dict[tuple[int, int], dict[str, int]] = {}
+    for blk in program.blocks:
+        if len(blk.instrs) > TERM_SLOT:
+            raise CircuitLimit(f"block {blk.index} has {len(blk.instrs)} instructions (ROM slots: {TERM_SLOT})")
+        written: dict[tuple[str, int], int] = {}
+        for s, ins in enumerate(blk.instrs):
+            rom[(blk.index, s)] = encode_instr(ins, s, blk.index, written)
+            for d in ins.regs_written():
+                written[("p" if isinstance(d, Pred) else "r", d.n)] = s
+        rom[(blk.index, TERM_SLOT)] = encode_terminator(blk.term)
+    return rom
+
+
+def prompt_tokens(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[str]:
+    """The prompt of a launch: program, memory image, launch constants, GO."""
+    toks = ["<bos>"]
+    for (b, s), fields in sorted(encode_rom(program, cfg).items()):
+        for name in FIELDS:
+            if fields.get(name):
+                toks += [f"I.{b}.{s}.{name}", f"B0.{fields[name]}"]
+    layout = launch.layout
+    for name, (base, n) in layout.arrays.items():
+        data = launch.args[name]
+        for k in range(n):
+            if data[k] & 0xFFFFFFFF:
+                toks += [f"M.{base + k}"] + value_tokens(data[k])
+    for i, v in enumerate(constants(program, launch, cfg)):
+        if v & 0xFFFFFFFF:
+            toks += [f"K.{i}"] + value_tokens(v)
+    return toks + ["GO"]
+
+
+def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[int]:
+    """Values of the launch constants (same order as constant_names)."""
+    names = constant_names(cfg)
+    vals = dict.fromkeys(names, 0)
+    if len(launch.param_values) > sum(n.startswith("param") for n in names):
+        raise CircuitLimit(f"kernel has {len(launch.param_values)} parameters; the circuit holds 8")
+    for i, v in enumerate(launch.param_values):
+        vals[f"param{i}"] = v
+    vals["ntid"], vals["nctaid"] = launch.block, launch.grid
+    for t in launch.threads:
+        vals[f"tid.{t.warp}.{t.lane}"] = t.tid
+        vals[f"ctaid.{t.warp}"] = t.cta
+    return [vals[n] & 0xFFFFFFFF for n in names]
+
+
+def step_tokens(ev) -> list[str]:
+    """The tokens of one EXEC step, from an interpreter ExecEvent."""
+    toks = [f"EXEC.{ev.block}.{ev.warp}"]
+    for lane in sorted(ev.reg_writes):
+        for r, v in sorted(ev.reg_writes[lane].items()):
+            toks += [f"R.{lane}.{r}"] + value_tokens(v)
+    for lane in sorted(ev.pred_writes):
+        for p, v in sorted(ev.pred_writes[lane].items()):
+            toks.append(f"P.{lane}.{p}.{int(v)}")
+    for word, v in ev.mem_writes:
+        toks += [f"M.{word}"] + value_tokens(v)
+    return toks
+
+
+def trace_tokens(events) -> list[str]:
+    """The expected generated tokens of a whole launch (the interpreter's trace, encoded)."""
+    out: list[str] = []
+    for ev in events:
+        out += step_tokens(ev)
+    return out + ["END"]

@@ -1,0 +1,100 @@
+"""The residual stream as named basis directions.
+
+Every channel of the hidden vector has a name, e.g. ``("nib", "A.l2.3")`` —
+the group and the value it stands for. Weights are written against names, never
+against raw indices, and the allocation table (``Space.table()``) is dumped next
+to the checkpoint so activations can be labelled (docs/circuit.md shows it).
+
+A :class:`Group` is a set of directions that together code one quantity: a
+one-hot code (``kind="onehot"``, exactly one direction carries 1) or a bundle of
+scalar channels (``kind="scalar"``, e.g. the eight nibbles of a 32-bit value, each
+holding 0..15).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable
+
+
+@dataclass(frozen=True)
+class Dir:
+    """One basis direction: a group name and the value it stands for."""
+
+    group: str
+    value: Hashable = None
+
+    def __str__(self) -> str:
+        return self.group if self.value is None else f"{self.group}[{self.value}]"
+
+
+@dataclass
+class Group:
+    name: str
+    values: tuple
+    kind: str
+    """"onehot" (exactly one direction is 1) or "scalar" (each direction holds a number)."""
+    doc: str
+    stage: str
+    """Pipeline stage that writes it (fetch / decode / execute / writeback / token)."""
+    start: int = 0
+
+    def __getitem__(self, value: Hashable) -> int:
+        try:
+            return self.start + self._pos[value]
+        except KeyError:
+            raise KeyError(f"group {self.name!r} has no value {value!r}") from None
+
+    def __post_init__(self) -> None:
+        self._pos = {v: i for i, v in enumerate(self.values)}
+        if len(self._pos) != len(self.values):
+            raise ValueError(f"group {self.name!r}: repeated values")
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __contains__(self, value: Hashable) -> bool:
+        return value in self._pos
+
+    @property
+    def indices(self) -> range:
+        return range(self.start, self.start + len(self.values))
+
+    def items(self) -> Iterable[tuple[Hashable, int]]:
+        return ((v, self.start + i) for i, v in enumerate(self.values))
+
+
+@dataclass
+class Space:
+    """An ordered set of named groups; the residual stream of the circuit."""
+
+    name: str
+    groups: dict[str, Group] = field(default_factory=dict)
+    size: int = 0
+
+    def add(self, name: str, values: Iterable[Hashable] | None = None, *, kind: str = "onehot",
+            doc: str = "", stage: str = "") -> Group:
+        if name in self.groups:
+            raise ValueError(f"{self.name}: group {name!r} allocated twice")
+        vals = tuple(values) if values is not None else (None,)
+        g = Group(name, vals, kind, doc, stage, start=self.size)
+        self.groups[name] = g
+        self.size += len(vals)
+        return g
+
+    def __getitem__(self, name: str) -> Group:
+        try:
+            return self.groups[name]
+        except KeyError:
+            raise KeyError(f"{self.name}: no group {name!r}") from None
+
+    def dir_name(self, index: int) -> str:
+        for g in self.groups.values():
+            if g.start <= index < g.start + len(g):
+                return str(Dir(g.name, g.values[index - g.start]))
+        raise IndexError(index)
+
+    def table(self) -> list[dict]:
+        """The allocation dump: one row per group (first channel, width, kind, stage, meaning)."""
+        return [{"group": g.name, "first": g.start, "width": len(g), "kind": g.kind,
+                 "stage": g.stage, "doc": g.doc} for g in self.groups.values()]
