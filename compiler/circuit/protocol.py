@@ -5,9 +5,9 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
     <bos>  program (ROM records)  memory (M records)  constants (K records)  GO
            EXEC.b.w  R/P/M records of that step ...  EXEC.b.w ...  END
 
-* **ROM record** ``I.b.s.f  B0.x`` — field ``f`` of instruction slot ``s`` of block ``b``
-  holds byte ``x`` (slot 8 is the block's terminator). Only non-zero fields are sent:
-  an unwritten state row reads as 0.
+* **ROM record** ``I.b.s  F.f.x ...`` — instruction slot ``s`` of block ``b`` (slot 8 is
+  the block's terminator): each ``F.f.x`` token says field ``f`` holds byte ``x``. Only
+  non-zero fields are sent: an unwritten state row reads as 0.
 * **Value**: one ``S.x`` token when the 32-bit value is a sign-extended byte
   (-128..127), otherwise four tokens ``B0.x B1.x B2.x B3.x`` (little-endian bytes).
 * **R record** ``R.l.r value`` — lane l's register r gets the value.
@@ -18,6 +18,10 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
   warp w in one forward pass), the records of that step's register, predicate and memory
   writes (lanes in order, registers ascending, then predicates, then memory writes in
   program order), and finally ``END``.
+
+Every record starts with an *address* token (``I``, ``R``, ``M``, ``K``) followed by payload
+tokens. The circuit latches the last address in a state row of its first layer, so the
+payload tokens that follow know where they go (docs/circuit.md, "Latch").
 
 Token names are the tokenizer's words; this module is plain Python and is the
 specification the circuit is checked against (the interpreter's events, encoded here,
@@ -97,7 +101,8 @@ class Vocab:
         w += [f"K.{i}" for i in range(len(constant_names(c)))]
         w += [f"S.{x}" for x in range(-128, 128)]
         w += [f"B{k}.{x}" for k in range(4) for x in range(256)]
-        w += [f"I.{b}.{s}.{f}" for b in range(c.rom_blocks) for s in range(SLOTS_PER_BLOCK) for f in FIELDS]
+        w += [f"I.{b}.{s}" for b in range(c.rom_blocks) for s in range(SLOTS_PER_BLOCK)]
+        w += [f"F.{f}.{x}" for f in FIELDS for x in range(256)]
         return w
 
     @cached_property
@@ -221,9 +226,9 @@ def prompt_tokens(program: Program, launch, cfg: MachineConfig = DEFAULT) -> lis
     """The prompt of a launch: program, memory image, launch constants, GO."""
     toks = ["<bos>"]
     for (b, s), fields in sorted(encode_rom(program, cfg).items()):
-        for name in FIELDS:
-            if fields.get(name):
-                toks += [f"I.{b}.{s}.{name}", f"B0.{fields[name]}"]
+        if fields:
+            toks.append(f"I.{b}.{s}")
+            toks += [f"F.{name}.{fields[name]}" for name in FIELDS if fields.get(name)]
     layout = launch.layout
     for name, (base, n) in layout.arrays.items():
         data = launch.args[name]
@@ -271,3 +276,67 @@ def trace_tokens(events) -> list[str]:
     for ev in events:
         out += step_tokens(ev)
     return out + ["END"]
+
+
+@dataclass
+class Step:
+    """One decoded EXEC step of a token trace."""
+
+    block: int
+    warp: int
+    regs: dict[int, dict[int, int]]
+    preds: dict[int, dict[int, int]]
+    mem: list[tuple[int, int]]
+
+
+class TraceError(ValueError):
+    """A token sequence that breaks the protocol (reported with the token's index)."""
+
+
+def parse_trace(tokens: list[str]) -> tuple[list[Step], bool]:
+    """Decode generated tokens into steps; returns (steps, ended). Pure token grammar, no arithmetic
+    beyond putting bytes back together."""
+    steps: list[Step] = []
+    i, n = 0, len(tokens)
+
+    def value(at: int) -> tuple[int, int]:
+        if at >= n:
+            raise TraceError(f"token {at}: value missing at the end of the trace")
+        t = tokens[at]
+        if t.startswith("S."):
+            return int(t[2:]) & 0xFFFFFFFF, at + 1
+        v = 0
+        for k in range(4):
+            if at + k >= n or not tokens[at + k].startswith(f"B{k}."):
+                raise TraceError(f"token {at + k}: expected byte B{k}.x, got "
+                                 f"{tokens[at + k] if at + k < n else 'end of trace'}")
+            v |= int(tokens[at + k].split(".")[1]) << (8 * k)
+        return v, at + 4
+
+    while i < n:
+        t = tokens[i]
+        kind, _, rest = t.partition(".")
+        if t == "END":
+            return steps, True
+        if kind == "EXEC":
+            b, w = map(int, rest.split("."))
+            steps.append(Step(b, w, {}, {}, []))
+            i += 1
+            continue
+        if not steps:
+            raise TraceError(f"token {i}: {t} before the first EXEC")
+        cur = steps[-1]
+        if kind == "R":
+            lane, r = map(int, rest.split("."))
+            cur.regs.setdefault(lane, {})[r], i = value(i + 1)
+        elif kind == "P":
+            lane, p, v = map(int, rest.split("."))
+            cur.preds.setdefault(lane, {})[p] = v
+            i += 1
+        elif kind == "M":
+            word = int(rest)
+            v, i = value(i + 1)
+            cur.mem.append((word, v))
+        else:
+            raise TraceError(f"token {i}: {t} cannot appear in a launch trace")
+    return steps, False

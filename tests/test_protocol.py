@@ -1,0 +1,97 @@
+"""The token protocol (compiler/circuit/protocol.py): names, value encoding, ROM records, traces.
+
+Expected token strings are written out by hand from the protocol's definition in
+docs/circuit.md; trace round trips compare with the interpreter's own events.
+"""
+
+import glob
+
+import pytest
+
+from compiler.circuit import protocol as P
+from compiler.kernel_compiler import compile_file
+from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, Pred, Program, Reg
+from engine.interpreter import Interpreter
+from engine.launch import build_launch, parse_assignments, read_header
+
+
+@pytest.mark.parametrize("v,want", [
+    (0, ["S.0"]), (5, ["S.5"]), (-1, ["S.-1"]), (0xFFFFFFFF, ["S.-1"]), (127, ["S.127"]), (-128, ["S.-128"]),
+    (128, ["B0.128", "B1.0", "B2.0", "B3.0"]), (0x12345678, ["B0.120", "B1.86", "B2.52", "B3.18"]),
+    (-129, ["B0.127", "B1.255", "B2.255", "B3.255"]), (0x80000000, ["B0.0", "B1.0", "B2.0", "B3.128"]),
+])
+def test_value_tokens(v, want):
+    assert P.value_tokens(v) == want
+
+
+def test_vocab_names_are_unique_words():
+    v = P.Vocab()
+    assert len(set(v.words)) == len(v.words)
+    assert all(w and " " not in w for w in v.words)
+    assert v.decode(v.encode(["GO", "EXEC.3.1", "END"])) == ["GO", "EXEC.3.1", "END"]
+
+
+def test_rom_fields_of_a_hand_written_block():
+    blk = Block(0, [Instr(Op.SREG, Reg(1), (), "tid.x"),
+                    Instr(Op.ADD, Reg(2), (Reg(1), Imm(300))),
+                    Instr(Op.SETP, Pred(0), (Reg(2), Reg(7)), "lt"),
+                    Instr(Op.SELP, Reg(3), (Imm(-1), Imm(9), Pred(0)))], Exit())
+    prog = Program("k", [blk], [], 0, 3, 1)
+    rom = P.encode_rom(prog)
+    op = P.OPCODE_ID
+    assert rom[(0, 0)] == {"op": op["sreg.tid.x"], "dst": 1}
+    # a = r1 forwarded from slot 0, b = immediate 300 = 0x12C
+    assert rom[(0, 1)] == {"op": op["add"], "dst": 2, "a": 16, "b": 32, "imm0": 0x2C, "imm1": 1}
+    assert rom[(0, 2)] == {"op": op["setp.lt"], "dst": 16, "a": 17, "b": 7}
+    # two immediates: -1 in imm, 9 in jmm; predicate forwarded from slot 2
+    assert rom[(0, 3)] == {"op": op["selp"], "dst": 3, "a": 32, "b": 33, "c": 48 + 2,
+                           "imm0": 255, "imm1": 255, "imm2": 255, "imm3": 255, "jmm0": 9}
+    assert rom[(0, 8)] == {"op": P.TERMINATORS.index("exit")}
+
+
+def test_rom_limit_is_a_clear_error():
+    blocks = [Block(i, [], Jump(i + 1)) for i in range(33)]
+    with pytest.raises(P.CircuitLimit, match="32-block ROM"):
+        P.encode_rom(Program("k", blocks, [], 0, 0, 0))
+
+
+def _launch(path):
+    prog = compile_file(path)
+    h = read_header(path)
+    return prog, build_launch(prog, h.grid, h.block, parse_assignments(h.args))
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob("samples/*.cu")))
+def test_trace_round_trip(path):
+    prog, launch = _launch(path)
+    res = Interpreter(prog, launch).run()
+    toks = P.trace_tokens(res.trace)
+    P.Vocab().encode(P.prompt_tokens(prog, launch) + toks)  # every token is a vocabulary word
+    steps, ended = P.parse_trace(toks)
+    assert ended and len(steps) == len(res.trace)
+    for st, ev in zip(steps, res.trace):
+        assert (st.block, st.warp) == (ev.block, ev.warp)
+        assert st.regs == {l: {r: v & 0xFFFFFFFF for r, v in w.items()} for l, w in ev.reg_writes.items() if w}
+        assert st.mem == [(a, v & 0xFFFFFFFF) for a, v in ev.mem_writes]
+        assert st.preds == {l: {p: int(v) for p, v in w.items()} for l, w in ev.pred_writes.items() if w}
+
+
+def test_dot_prompt_starts_with_the_program():
+    prog, launch = _launch("samples/dot.cu")
+    toks = P.prompt_tokens(prog, launch)
+    assert toks[0] == "<bos>" and toks[-1] == "GO"
+    assert toks[1] == "I.0.0" and toks[2] == f"F.op.{P.OPCODE_ID['param']}"
+    # the arrays a=1,2,3 at words 0..2, b=4,5,6 at words 3..5; out (zeros) sends nothing
+    mem = [t for t in toks if t.startswith(("M.", "S."))]
+    assert mem[:12] == ["M.0", "S.1", "M.1", "S.2", "M.2", "S.3", "M.3", "S.4", "M.4", "S.5", "M.5", "S.6"]
+
+
+def test_bad_traces_are_reported_with_their_position():
+    with pytest.raises(P.TraceError, match="token 0"):
+        P.parse_trace(["R.0.1", "S.3"])
+    with pytest.raises(P.TraceError, match="token 3: expected byte B1"):
+        P.parse_trace(["EXEC.0.0", "R.0.1", "B0.1", "S.3"])
+    with pytest.raises(P.TraceError, match="token 2: value missing"):
+        P.parse_trace(["EXEC.0.0", "R.0.1"])
+    steps, ended = P.parse_trace(["EXEC.0.0", "R.0.1", "S.-2"])  # not ended: no END token yet
+    assert not ended and steps == [P.Step(0, 0, {0: {1: 0xFFFFFFFE}}, {}, [])]
