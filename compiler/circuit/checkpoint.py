@@ -15,7 +15,7 @@ from pathlib import Path
 
 import torch
 
-from compiler.circuit.layers import ANCHOR, LayerSpec, Lin
+from compiler.circuit.layers import ANCHOR, VAMP, LayerSpec, Lin
 from compiler.circuit.space import Space
 
 CONV = 4  # linear_conv_kernel_dim: taps lag 3, 2, 1, 0 (index 3 = this token)
@@ -124,7 +124,8 @@ def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
             for col, form in vh.z.items():
                 for i, v in form.items():
                     la.in_proj_z.weight[hv * dv + col, i] += v
-            scale = 1.0 / (dv / vh.nnz) ** 0.5  # a written row of nnz equal entries normalises to sqrt(dv/nnz)
+            # a written row of nnz equal entries normalises to sqrt(dv/nnz); the open gate silu(z) is VAMP
+            scale = 1.0 / ((dv / vh.nnz) ** 0.5 * VAMP)
             for col, form in vh.out.items():
                 for i, v in form.items():
                     la.out_proj.weight[i, hv * dv + col] += v * scale

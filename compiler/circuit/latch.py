@@ -1,0 +1,44 @@
+"""Layer 0, the latch: remembers the last address token so payload tokens know their target.
+
+One key head with a single state row (row 0). Every address token (``I``, ``R``, ``M``,
+``K``) overwrites row 0 with its address digits; every token reads row 0 back. After
+this layer the residual holds ``latch.*`` — the address the current record writes to
+(for an address token, its own address).
+"""
+
+from __future__ import annotations
+
+from compiler.circuit.layers import GAIN, KeyHead, LayerSpec, ValueHead
+from compiler.circuit.space import Space
+from compiler.circuit.tokens import ADDR_KINDS
+
+LATCH_GROUPS = (("kind", "tok.kind", ADDR_KINDS), ("slot", "addr.slot", None), ("lane", "addr.lane", None),
+                ("hi", "addr.hi", None), ("lo", "addr.lo", None))
+
+
+def build_latch(space: Space, index: int) -> LayerSpec:
+    L = LayerSpec(index, "fetch", "latch: the last address token (I/R/M/K) is kept in state row 0",
+                  reads=["tok.kind", "addr.*"], writes=["latch.*"])
+    a = space["anchor"].start
+    kind = space["tok.kind"]
+    is_addr = {kind[k]: 1.0 for k in ADDR_KINDS}
+    on = {a: GAIN / 2}  # pre-activation of an always-on gate
+    head = KeyHead(name="latch", q={0: (0, dict(on))}, k={0: (0, {**{i: GAIN * w for i, w in is_addr.items()},
+                                                                   a: -GAIN / 2})})
+    # value head 0: kind | slot | lane (3 one-hots); value head 1: hi | lo (2 one-hots)
+    for groups in (LATCH_GROUPS[:3], LATCH_GROUPS[3:]):
+        vh = ValueHead(name="latch." + "+".join(g[0] for g in groups), nnz=len(groups),
+                       beta={**{i: GAIN * w for i, w in is_addr.items()}, a: -GAIN / 2})
+        col = 0
+        for short, src, values in groups:
+            g = space[src]
+            vals = values if values is not None else g.values
+            dst = space.add(f"latch.{short}", vals, doc=f"latched address: {short}", stage="fetch")
+            for v in vals:
+                vh.v[col] = (0, {g[v]: GAIN, a: -GAIN / 2})
+                vh.z[col] = dict(on)
+                vh.out[col] = {dst[v]: 1.0}
+                col += 1
+        head.values.append(vh)
+    L.heads.append(head)
+    return L

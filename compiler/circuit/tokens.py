@@ -1,0 +1,80 @@
+"""Token features: what each token's embedding puts into the residual stream.
+
+Every token carries the anchor (added by the checkpoint builder) and a one-hot
+``tok.kind``. Address tokens (``I``, ``R``, ``M``, ``K``) also carry their address
+as small one-hot digits (``addr.*``); payload tokens carry their byte (``pay.*``).
+These groups are the only place token identities enter the circuit.
+"""
+
+from __future__ import annotations
+
+from compiler.circuit.layers import Lin
+from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab
+from compiler.circuit.space import Space
+
+KINDS = ("special", "GO", "END", "EXEC", "I", "F", "R", "P", "M", "K", "S", "B")
+ADDR_KINDS = ("I", "R", "M", "K")
+NONE = "-"
+
+
+def add_token_groups(space: Space, lanes: int) -> None:
+    space.add("anchor", kind="scalar", doc="constant channel (ANCHOR on every token): dominates the RMS, "
+              "bias of every threshold", stage="token")
+    space.add("tok.kind", KINDS, doc="which kind of token this position holds", stage="token")
+    space.add("addr.slot", tuple(range(SLOTS_PER_BLOCK)) + (NONE,), doc="I: instruction slot", stage="token")
+    space.add("addr.lane", tuple(range(lanes)) + (NONE,), doc="R: lane", stage="token")
+    space.add("addr.hi", range(8), doc="address index div 16 (I: block, R: register, M: word, K: constant)",
+              stage="token")
+    space.add("addr.lo", range(16), doc="address index mod 16", stage="token")
+    space.add("pay.field", FIELDS + (NONE,), doc="F: which instruction field", stage="token")
+    space.add("pay.byte", range(4), doc="B: which byte of the value", stage="token")
+    space.add("pay.hi", range(16), doc="payload byte, high nibble (F, B, S: the byte as sent)", stage="token")
+    space.add("pay.lo", range(16), doc="payload byte, low nibble", stage="token")
+    space.add("exec.block", range(32), doc="EXEC: block", stage="token")
+    space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
+
+
+def embedding(space: Space, word: str) -> Lin:
+    """Residual content of one token (without the anchor)."""
+    kind, _, rest = word.partition(".")
+    if word in ("GO", "END"):
+        kind = word
+    elif kind[:1] == "B" and kind[1:].isdigit():
+        kind = "B"
+    elif kind not in KINDS:
+        kind = "special"
+    e: Lin = {space["tok.kind"][kind]: 1.0}
+    parts = rest.split(".") if rest else []
+
+    def addr(index: int, slot=NONE, lane=NONE) -> None:
+        e[space["addr.hi"][index // 16]] = 1.0
+        e[space["addr.lo"][index % 16]] = 1.0
+        e[space["addr.slot"][slot]] = 1.0
+        e[space["addr.lane"][lane]] = 1.0
+
+    def byte(x: int) -> None:
+        e[space["pay.hi"][x >> 4]] = 1.0
+        e[space["pay.lo"][x & 15]] = 1.0
+
+    if kind == "I":
+        addr(int(parts[0]), slot=int(parts[1]))
+    elif kind == "R":
+        addr(int(parts[1]), lane=int(parts[0]))
+    elif kind in ("M", "K"):
+        addr(int(parts[0]))
+    elif kind == "F":
+        e[space["pay.field"][parts[0]]] = 1.0
+        byte(int(parts[1]))
+    elif kind == "B":
+        e[space["pay.byte"][int(word[1])]] = 1.0
+        byte(int(parts[0]))
+    elif kind == "S":
+        byte(int(parts[0]) & 0xFF)
+    elif kind == "EXEC":
+        e[space["exec.block"][int(parts[0])]] = 1.0
+        e[space["exec.warp"][int(parts[1])]] = 1.0
+    return e
+
+
+def all_embeddings(space: Space, vocab: Vocab) -> dict[int, Lin]:
+    return {i: embedding(space, w) for i, w in enumerate(vocab.words)}
