@@ -10,8 +10,8 @@ A 32-bit value of one lane is eight scalar channels ``(lane, nibble)`` holding 0
 1. **generate / propagate** — ``g_i = [s_i (+cin) ≥ 16]`` for nibbles 0..6 and
    ``p_i = [s_i == 15]`` for nibbles 1..6. Two steps per nibble and op: the step at 15.5
    writes ``+1`` to ``g`` and ``−1`` to ``p``, the step at 14.5 writes ``+1`` to ``p``.
-   The op flags enter through ``when`` (each op has its own steps; an off op's steps are
-   exactly 0).
+   Each op has its own steps, gated by its flag through the up projection
+   (:func:`flag_step`): an off op's steps are exactly 0.
 2. **carries** — ``c_i = Σ_j g_j ∧ p_{j+1} ∧ … ∧ p_{i−1}`` for nibbles 2..7 (the terms
    are mutually exclusive: ``j`` is the highest generating nibble below ``i``); each
    term is one AND step over 0/1 channels. ``c_1`` is ``g_0`` itself.
@@ -19,9 +19,15 @@ A 32-bit value of one lane is eight scalar channels ``(lane, nibble)`` holding 0
    ``i``), passed by one gated neuron per op. Nibble 7's carry out is not computed by the
    lookahead: a step per op subtracts ``16·[s_7 + c_7 ≥ 16]``.
 
-Every neuron that writes ``out`` is gated by an op flag with an off pre-activation of
-−250·x̂ or less, where ``silu`` is exactly −0.0: with both flags 0 ``out`` is left
-bit-for-bit unchanged.
+Every neuron that writes ``out`` is gated by an op flag: the pass neurons by a gate whose
+off pre-activation is −2.5·GAIN (``silu`` is exactly −0.0 there, unlike ``gated``'s usual
+−GAIN/2, which leaks ~1e-20·value), the wrap steps by ``up = flag``. With both flags 0,
+``out`` is left bit-for-bit unchanged.
+
+Margins: every decision compares integers with half-integer thresholds × anchor, so it is
+scale-free. Output amplitudes carry the RMS drift: ``out`` is off by about
+``16·Σv²/ANCHOR²`` (Σv² = all residual content besides the anchor), 0.06 at
+``Σv² = 0.003·ANCHOR²``.
 
 Neurons (4 lanes): layer 1 208, layer 2 216, layer 3 80.
 """
@@ -29,6 +35,7 @@ Neurons (4 lanes): layer 1 208, layer 2 216, layer 3 80.
 from __future__ import annotations
 
 from compiler.circuit import layers as _layers
+from compiler.circuit import words as _words
 from compiler.circuit.layers import LayerSpec, Lin
 from compiler.circuit.space import Group, Space
 
@@ -39,13 +46,17 @@ OFF_WEIGHT = 3.0
 
 
 def value_group(space: Space, name: str, doc: str, stage: str) -> Group:
-    """A 4-lane 32-bit value: scalar channels ``("l<lane>", "n<nibble>")``, each 0..15."""
-    return space.add(name, [(f"l{lane}", f"n{i}") for lane in range(LANES) for i in range(NIBBLES)],
-                     kind="scalar", doc=doc, stage=stage)
+    """A 4-lane 32-bit value (see :func:`compiler.circuit.words.value_group`)."""
+    return _words.value_group(space, name, doc, stage, lanes=LANES)
 
 
-def _ch(lane: int, i: int) -> tuple[str, str]:
-    return (f"l{lane}", f"n{i}")
+def flag_step(layer: LayerSpec, anchor: int, x: Lin, t: float, out: Lin, flag: int) -> None:
+    """``out += flag · [Σ x ≥ t]`` (see :meth:`LayerSpec.flag_step`)."""
+    layer.flag_step(anchor, x, t, out, flag)
+
+
+def _ch(lane: int, i: int) -> tuple[int, int]:
+    return (lane, i)
 
 
 def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
@@ -61,8 +72,12 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
     for grp in (a, b, out):
         if len(grp) != LANES * NIBBLES or any(_ch(l, i) not in grp for l in range(LANES) for i in range(NIBBLES)):
             raise ValueError(f"group {grp.name!r} is not a 4-lane value group (see value_group)")
+    if is_add == is_sub:
+        raise ValueError("is_add and is_sub must be different channels")
     L1, L2, L3 = layers
     stage = L1.stage
+    flag_groups = list(dict.fromkeys(grp.name for f in (is_add, is_sub)
+                                     for grp in space.groups.values() if f in grp.indices))
     g = space.add(f"{prefix}.g", [_ch(l, i) for l in range(LANES) for i in range(NIBBLES - 1)], kind="scalar",
                   stage=stage, doc="adder generate: [a_i + b'_i (+cin at nibble 0) >= 16], 0/1 "
                   "(b' = b for add, 15 - b for sub); g[n0] is also the carry into nibble 1")
@@ -72,11 +87,11 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
                   stage=stage, doc="adder carry into nibble i (2..7), 0/1 (carry-lookahead over g/p)")
     ops = ((is_add, +1.0, 0.0, 0.0), (is_sub, -1.0, 15.0, 1.0))  # flag, b sign, constant, carry-in
 
-    L1.reads += [a.name, b.name]
+    L1.reads += [a.name, b.name, *flag_groups]
     L1.writes += [g.name, p.name]
     L2.reads += [g.name, p.name]
     L2.writes += [c.name]
-    L3.reads += [a.name, b.name, g.name, c.name]
+    L3.reads += [a.name, b.name, *flag_groups, g.name, c.name]
     L3.writes += [out.name]
 
     def carry(lane: int, i: int) -> Lin:
@@ -96,11 +111,11 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
                 k = k0 + (cin if i == 0 else 0.0)
                 gi = g[_ch(lane, i)]
                 if i == 0:
-                    L1.step(anchor, x, 15.5 - k, {gi: 1.0}, when={flag: 1.0}, when_n=1)
+                    flag_step(L1, anchor, x, 15.5 - k, {gi: 1.0}, flag)
                 else:
                     pi = p[_ch(lane, i)]
-                    L1.step(anchor, x, 15.5 - k, {gi: 1.0, pi: -1.0}, when={flag: 1.0}, when_n=1)
-                    L1.step(anchor, x, 14.5 - k, {pi: 1.0}, when={flag: 1.0}, when_n=1)
+                    flag_step(L1, anchor, x, 15.5 - k, {gi: 1.0, pi: -1.0}, flag)
+                    flag_step(L1, anchor, x, 14.5 - k, {pi: 1.0}, flag)
 
         # ---- layer 2: carry into nibble i = OR of exclusive terms g_j ∧ p_{j+1} ∧ … ∧ p_{i-1}
         for i in range(2, NIBBLES):
@@ -118,4 +133,4 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
                 L3.gated(anchor, {flag: OFF_WEIGHT}, OFF_WEIGHT, value, {out[_ch(lane, i)]: 1.0})
             # nibble 7: its carry out is [a_7 + b'_7 + c_7 >= 16]
             x7 = _layers.lin({A[7]: 1.0, B[7]: sign}, carry(lane, 7))
-            L3.step(anchor, x7, 15.5 - k0, {out[_ch(lane, 7)]: -16.0}, when={flag: 1.0}, when_n=1)
+            flag_step(L3, anchor, x7, 15.5 - k0, {out[_ch(lane, 7)]: -16.0}, flag)

@@ -39,12 +39,21 @@ class CircuitSpec:
     heads_per_key: int = 1
     meta: dict = field(default_factory=dict)
 
+    @property
+    def hidden(self) -> int:
+        """Hidden size: the allocated channels padded to a power of 4 (at least 256), so that the
+        norm weights ANCHOR/sqrt(hidden) - 1 are exact in bfloat16 (unused channels stay 0)."""
+        h = 256
+        while h < self.space.size:
+            h *= 4
+        return h
+
     def config_kwargs(self) -> dict:
         nk = max([len(L.heads) for L in self.layers] + [1])
         inter = max([len(L.neurons) for L in self.layers] + [1])
         n = len(self.layers)
         return dict(
-            vocab_size=len(self.vocab), hidden_size=self.space.size, intermediate_size=inter,
+            vocab_size=len(self.vocab), hidden_size=self.hidden, intermediate_size=inter,
             num_hidden_layers=n + 1, layer_types=["linear_attention"] * n + ["full_attention"],
             num_attention_heads=1, num_key_value_heads=1, head_dim=8,
             linear_num_key_heads=nk, linear_num_value_heads=nk * self.heads_per_key,
@@ -57,7 +66,7 @@ class CircuitSpec:
 
 def _norm_weight(spec: CircuitSpec) -> torch.Tensor:
     """RMSNorm weight ``w`` (the layer multiplies by 1 + w) giving x̂ = x and anchor → 1."""
-    h = spec.space.size
+    h = spec.hidden
     r0 = ANCHOR / h ** 0.5  # the RMS when the anchor dominates
     w = torch.full((h,), r0 - 1.0, dtype=torch.float64)
     w[spec.anchor] = r0 / ANCHOR - 1.0
@@ -67,9 +76,11 @@ def _norm_weight(spec: CircuitSpec) -> torch.Tensor:
 def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
     """A ``Qwen3_5ForCausalLM`` carrying the circuit's weights (built in float64, then cast)."""
     from transformers import AutoModelForCausalLM, Qwen3_5TextConfig
+    from transformers.initialization import no_init_weights
 
     cfg = Qwen3_5TextConfig(**spec.config_kwargs())
-    model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float64)
+    with no_init_weights():  # every weight is set below; random init would only cost time
+        model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float64)
     model.eval()
     nk, m = cfg.linear_num_key_heads, spec.heads_per_key
     dk, dv = spec.dk, spec.dv
@@ -94,20 +105,39 @@ def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
     return model.to(dtype)
 
 
+class _Acc:
+    """Collects (row, col, value) entries of one matrix and adds them in one call."""
+
+    def __init__(self, weight: torch.Tensor):
+        self.w, self.r, self.c, self.v = weight, [], [], []
+
+    def add(self, row: int, form: dict[int, float], transpose: bool = False) -> None:
+        for i, v in form.items():
+            self.r.append(i if transpose else row)
+            self.c.append(row if transpose else i)
+            self.v.append(v)
+
+    def flush(self) -> None:
+        if self.v:
+            self.w.index_put_((torch.tensor(self.r), torch.tensor(self.c)),
+                              torch.tensor(self.v, dtype=self.w.dtype), accumulate=True)
+
+
 def _fill_mlp(L: LayerSpec, mlp) -> None:
+    gate, up, down = _Acc(mlp.gate_proj.weight), _Acc(mlp.up_proj.weight), _Acc(mlp.down_proj.weight)
     for j, n in enumerate(L.neurons):
-        for i, v in n.gate.items():
-            mlp.gate_proj.weight[j, i] += v
-        for i, v in n.up.items():
-            mlp.up_proj.weight[j, i] += v
-        for i, v in n.down.items():
-            mlp.down_proj.weight[i, j] += v
+        gate.add(j, n.gate)
+        up.add(j, n.up)
+        down.add(j, n.down, transpose=True)
+    for acc in (gate, up, down):
+        acc.flush()
 
 
 def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
     la.A_log.fill_(-1e4)  # exp(A_log) = 0: the decay exp(g) is exactly 1 (state never fades)
     la.norm.weight.fill_(1.0)
-    W, C = la.in_proj_qkv.weight, la.conv1d.weight  # rows: q (nk*dk) | k (nk*dk) | v (nk*m*dv)
+    W, C = _Acc(la.in_proj_qkv.weight), la.conv1d.weight  # rows: q (nk*dk) | k (nk*dk) | v (nk*m*dv)
+    Z, O = _Acc(la.in_proj_z.weight), _Acc(la.out_proj.weight)
     kdim = nk * dk
     for h, kh in enumerate(L.heads):
         if len(kh.values) > m:
@@ -122,21 +152,22 @@ def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
             for i, v in vh.beta.items():
                 la.in_proj_b.weight[hv, i] += v
             for col, form in vh.z.items():
-                for i, v in form.items():
-                    la.in_proj_z.weight[hv * dv + col, i] += v
+                Z.add(hv * dv + col, form)
             # a written row of nnz equal entries normalises to sqrt(dv/nnz); the open gate silu(z) is VAMP
             scale = 1.0 / ((dv / vh.nnz) ** 0.5 * VAMP)
             for col, form in vh.out.items():
-                for i, v in form.items():
-                    la.out_proj.weight[i, hv * dv + col] += v * scale
+                O.add(hv * dv + col, {i: v * scale for i, v in form.items()}, transpose=True)
+    for acc in (W, Z, O):
+        acc.flush()
 
 
-def _conv_row(W, C, row: int, lag: int, form: Lin) -> None:
-    if not 0 <= lag < CONV:
-        raise ValueError(f"conv lag {lag} outside 0..{CONV - 1}")
-    for i, v in form.items():
-        W[row, i] += v
-    C[row, 0, CONV - 1 - lag] = 1.0
+def _conv_row(W: _Acc, C, row: int, lag: int | tuple[int, ...], form: Lin) -> None:
+    """One q/k/v channel: projection ``form`` applied to the tokens ``lag`` back (summed by the conv)."""
+    for g in (lag,) if isinstance(lag, int) else lag:
+        if not 0 <= g < CONV:
+            raise ValueError(f"conv lag {g} outside 0..{CONV - 1}")
+        C[row, 0, CONV - 1 - g] = 1.0
+    W.add(row, form)
 
 
 def write_tokenizer(vocab: list[str], out: Path) -> None:

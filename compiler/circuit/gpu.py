@@ -12,20 +12,28 @@ from __future__ import annotations
 
 from compiler.circuit.checkpoint import CircuitSpec
 from compiler.circuit.latch import build_latch
-from compiler.circuit.protocol import Vocab
+from compiler.circuit.layers import LayerSpec
+from compiler.circuit.protocol import SLOTS_PER_BLOCK, Vocab
+from compiler.circuit.rom import build_rom_decode, build_rom_slot, build_write_keys
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
 
 DK = 128  # state rows per head: enough for the 126 memory words
-DV = 32   # value columns per head: two nibble one-hots, or a few small one-hots
+DV = 64   # value columns per head: four ROM fields as bit pairs, or two bytes as nibble one-hots
 
 
 def build_spec(cfg: MachineConfig = DEFAULT) -> CircuitSpec:
     vocab = Vocab(cfg)
     space = Space("residual")
     add_token_groups(space, cfg.lanes)
-    layers = [build_latch(space, 0)]
+    latch = build_latch(space, 0)
+    build_write_keys(latch, space, cfg.rom_blocks)
+    fetch = LayerSpec(1, "fetch", "ROM: every slot of the EXEC's block, decoded to clean bits")
+    for s in range(SLOTS_PER_BLOCK):
+        build_rom_slot(fetch, space, s, cfg.rom_blocks)
+        build_rom_decode(fetch, space, s)
+    layers = [latch, fetch]
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed={}, layers=layers, dk=DK, dv=DV,
-                       heads_per_key=2, meta={"machine": cfg.__class__.__name__})
+                       heads_per_key=4, meta={"machine": cfg.__class__.__name__})

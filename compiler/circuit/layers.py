@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 ANCHOR = 2.0 ** 12
 """Embedding value of the anchor channel (dominates the residual RMS)."""
-GAIN = 100.0
-"""Slope of thresholds, one-hot keys/values and gates (pre-activation ±GAIN/2 for on/off)."""
+GAIN = 128.0
+"""Slope of thresholds, one-hot keys/values and gates (pre-activation ±GAIN/2 for on/off).
+A power of two, so GAIN·(k + ¾), GAIN/2 and 2/GAIN are exact in bfloat16."""
 VAMP = GAIN / 2
 """Amplitude of a one-hot entry in a DeltaNet value (silu(GAIN/2) == GAIN/2 exactly)."""
 
@@ -53,8 +54,9 @@ class Neuron:
 class ValueHead:
     """One value head: ``dv`` columns of state, written with its key head's key."""
 
-    v: dict[int, tuple[int, Lin]] = field(default_factory=dict)
-    """column -> (lag, pre-activation form); lag 0 = this token, 1..3 = earlier tokens (conv taps)."""
+    v: dict[int, tuple[int | tuple[int, ...], Lin]] = field(default_factory=dict)
+    """column -> (lag, pre-activation form); lag 0 = this token, 1..3 = earlier tokens (conv taps);
+    a tuple of lags sums the same projection of those tokens."""
     beta: Lin = field(default_factory=dict)
     """pre-sigmoid write strength (GAIN/2 → 1, -GAIN/2 → 0)."""
     z: dict[int, Lin] = field(default_factory=dict)
@@ -95,8 +97,10 @@ class LayerSpec:
              span: float = 64.0) -> None:
         """``out += [Σ x ≥ t]`` for integer-valued ``Σ x`` and half-integer ``t`` (2 neurons).
 
-        ``when`` (optional): also require ``Σ when ≥ when_n`` (flags that are 0/1); otherwise
-        both neurons stay off. ``span`` bounds ``|Σ x − t|`` so the condition always wins.
+        ``when`` (optional): also require all ``when_n`` flags (0/1) to be on — an AND: the sum
+        of the flags must never exceed ``when_n``. ``span`` bounds ``|Σ x − t|`` so the condition
+        always wins. The large anchor term is not exact in bfloat16: prefer :meth:`flag_step`
+        for a single flag.
         """
         cond: Lin = {}
         if when is not None:  # 0 when every flag is on, <= -2·GAIN·span when one is off
@@ -105,7 +109,15 @@ class LayerSpec:
             g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)), cond)
             self.neuron(g, {anchor: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
+    def flag_step(self, anchor: int, x: Lin, t: float, out: Lin, flag: int) -> None:
+        """``out += flag · [Σ x ≥ t]`` for a 0/1 ``flag`` channel (2 neurons, gated through the up
+        projection: an off flag makes both neurons exactly 0, and no large constant enters the gate)."""
+        for shoulder, sign in ((0.25, 1.0), (-0.25, -1.0)):
+            g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)))
+            self.neuron(g, {flag: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
+
     def gated(self, anchor: int, flags: Lin, n: int, value: Lin, out: Lin) -> None:
-        """``out += value`` when ``Σ flags ≥ n`` (0/1 flags), else 0 (1 neuron: silu(±GAIN/2)·value)."""
+        """``out += value`` when all ``n`` flags (0/1) are on, else ~0 (1 neuron: silu(±GAIN/2)·value).
+        An AND: the flags must never sum to more than ``n`` (n + 1 would pass 3× the value)."""
         g = lin({i: GAIN * w for i, w in flags.items()}, (anchor, -GAIN * (n - 0.5)))
         self.neuron(g, value, {i: w * 2.0 / GAIN for i, w in out.items()})

@@ -2,7 +2,10 @@
 
 Every token carries the anchor (added by the checkpoint builder) and a one-hot
 ``tok.kind``. Address tokens (``I``, ``R``, ``M``, ``K``) also carry their address
-as small one-hot digits (``addr.*``); payload tokens carry their byte (``pay.*``).
+as small one-hot digits (``addr.*``). Payload bytes use a separate channel set per
+token kind — ``pay.*`` for ROM fields (F), ``b0``..``b3`` for the bytes of a long value
+(B0..B3), ``sx.*`` for a short value (S) — because a state write may combine the current
+token with the one before it (the DeltaNet conv), and the two must not mix.
 These groups are the only place token identities enter the circuit.
 """
 
@@ -27,9 +30,14 @@ def add_token_groups(space: Space, lanes: int) -> None:
               stage="token")
     space.add("addr.lo", range(16), doc="address index mod 16", stage="token")
     space.add("pay.field", FIELDS + (NONE,), doc="F: which instruction field", stage="token")
-    space.add("pay.byte", range(4), doc="B: which byte of the value", stage="token")
-    space.add("pay.hi", range(16), doc="payload byte, high nibble (F, B, S: the byte as sent)", stage="token")
-    space.add("pay.lo", range(16), doc="payload byte, low nibble", stage="token")
+    space.add("pay.hi", range(16), doc="F: field byte, high nibble", stage="token")
+    space.add("pay.lo", range(16), doc="F: field byte, low nibble", stage="token")
+    for k in range(4):
+        space.add(f"b{k}.hi", range(16), doc=f"B{k}: byte {k} of a long value, high nibble", stage="token")
+        space.add(f"b{k}.lo", range(16), doc=f"B{k}: low nibble", stage="token")
+    space.add("sx.hi", range(16), doc="S: the short value's low byte, high nibble", stage="token")
+    space.add("sx.lo", range(16), doc="S: low nibble", stage="token")
+    space.add("sx.neg", (0, 1), doc="S: sign (1: the upper bytes are 0xFF)", stage="token")
     space.add("exec.block", range(32), doc="EXEC: block", stage="token")
     space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
 
@@ -52,9 +60,9 @@ def embedding(space: Space, word: str) -> Lin:
         e[space["addr.slot"][slot]] = 1.0
         e[space["addr.lane"][lane]] = 1.0
 
-    def byte(x: int) -> None:
-        e[space["pay.hi"][x >> 4]] = 1.0
-        e[space["pay.lo"][x & 15]] = 1.0
+    def byte(x: int, prefix: str) -> None:
+        e[space[f"{prefix}.hi"][x >> 4]] = 1.0
+        e[space[f"{prefix}.lo"][x & 15]] = 1.0
 
     if kind == "I":
         addr(int(parts[0]), slot=int(parts[1]))
@@ -64,12 +72,13 @@ def embedding(space: Space, word: str) -> Lin:
         addr(int(parts[0]))
     elif kind == "F":
         e[space["pay.field"][parts[0]]] = 1.0
-        byte(int(parts[1]))
+        byte(int(parts[1]), "pay")
     elif kind == "B":
-        e[space["pay.byte"][int(word[1])]] = 1.0
-        byte(int(parts[0]))
+        byte(int(parts[0]), f"b{word[1]}")
     elif kind == "S":
-        byte(int(parts[0]) & 0xFF)
+        x = int(parts[0])
+        byte(x & 0xFF, "sx")
+        e[space["sx.neg"][int(x < 0)]] = 1.0
     elif kind == "EXEC":
         e[space["exec.block"][int(parts[0])]] = 1.0
         e[space["exec.warp"][int(parts[1])]] = 1.0

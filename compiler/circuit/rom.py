@@ -1,0 +1,82 @@
+"""Program ROM: written by ``I.b.s F.f.x`` records, fetched by ``EXEC.b.w``.
+
+State layout (one key head per instruction slot s, in the layer that fetches slot s):
+
+* rows ``(b, g)``: block b, field position g = f mod 4 (32 blocks × 4 = 128 rows);
+* value head j holds fields ``f = 4j + g``; field f occupies 16 columns of row (b, g):
+  bit k of the byte is a one-hot pair (column for 1, column for 0). Fields of one row
+  never share columns, so a 4-row query reads all 16 fields of the slot at once.
+
+A field that the prompt never wrote reads as all-zero columns (decoded as 0): the
+prompt only sends non-zero fields. Decoding compares the two columns of each bit
+(scale-free), so it does not matter how many fields of a row were written.
+"""
+
+from __future__ import annotations
+
+from compiler.circuit.layers import GAIN, KeyHead, LayerSpec, ValueHead, lin
+from compiler.circuit.protocol import FIELDS
+from compiler.circuit.space import Space
+
+BITS = 8
+
+
+def _bit_form(space: Space, k: int, value: int) -> dict[int, float]:
+    """Linear form that is 1 when bit k of the token's payload byte equals value (else 0)."""
+    g, sh = (space["pay.lo"], k) if k < 4 else (space["pay.hi"], k - 4)
+    return {g[d]: 1.0 for d in range(16) if (d >> sh) & 1 == value}
+
+
+def build_write_keys(L: LayerSpec, space: Space, blocks: int) -> None:
+    """MLP of layer 0: the latched ROM address as a one-hot block (``wk.block``)."""
+    a = space["anchor"].start
+    kind, hi, lo = space["latch.kind"], space["latch.hi"], space["latch.lo"]
+    wk = space.add("wk.block", range(blocks), doc="ROM write key: block of the latched I record", stage="fetch")
+    for b in range(blocks):
+        L.gated(a, {kind["I"]: 1.0, hi[b // 16]: 1.0, lo[b % 16]: 1.0}, 3, {a: 1.0}, {wk[b]: 1.0})
+    L.writes.append("wk.block")
+
+
+def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
+    """One key head holding slot ``slot`` of every block; EXEC.b reads it into ``rom.raw.<slot>``."""
+    a = space["anchor"].start
+    field, lslot, wk, xb = space["pay.field"], space["latch.slot"], space["wk.block"], space["exec.block"]
+    raw = space.add(f"rom.raw.{slot}", [(f, k) for f in FIELDS for k in range(BITS)], kind="scalar",
+                    doc=f"slot {slot} fields as fetched: per bit +1 set / -1 clear / 0 unwritten (amplitude "
+                        "1..2)", stage="fetch")
+    head = KeyHead(name=f"rom.{slot}")
+    for b in range(blocks):
+        for g in range(4):
+            row = 4 * b + g
+            same_g = {field[f]: 1.0 for i, f in enumerate(FIELDS) if i % 4 == g}
+            head.k[row] = (0, lin({wk[b]: GAIN, lslot[slot]: GAIN}, {i: GAIN * w for i, w in same_g.items()},
+                                  (a, -2.5 * GAIN)))
+            head.q[row] = (0, {xb[b]: GAIN, a: -GAIN / 2})
+    for j in range(4):
+        in_head = {field[f]: 1.0 for i, f in enumerate(FIELDS) if i // 4 == j}
+        vh = ValueHead(name=f"rom.{slot}.{j}", nnz=4 * BITS, beta=lin({i: GAIN for i in in_head}, (a, -GAIN / 2)))
+        for g in range(4):
+            f = FIELDS[4 * j + g]
+            for k in range(BITS):
+                for value in (1, 0):
+                    col = 16 * g + 2 * k + (1 - value)
+                    vh.v[col] = (0, lin({field[f]: GAIN}, {i: GAIN * w for i, w in _bit_form(space, k, value).items()},
+                                        (a, -1.5 * GAIN)))
+                    vh.z[col] = {a: GAIN / 2}
+                    vh.out[col] = {raw[(f, k)]: 1.0 if value else -1.0}
+        head.values.append(vh)
+    L.heads.append(head)
+    L.reads += [f"wk.block", "latch.slot", "pay.*", "exec.block"]
+    L.writes.append(f"rom.raw.{slot}")
+
+
+def build_rom_decode(L: LayerSpec, space: Space, slot: int) -> None:
+    """MLP: clean 0/1 bits of every field of the slot (``rom.bits.<slot>``)."""
+    a = space["anchor"].start
+    raw = space[f"rom.raw.{slot}"]
+    bits = space.add(f"rom.bits.{slot}", raw.values, kind="scalar", doc=f"slot {slot} fields, clean bits 0/1",
+                     stage="decode")
+    for key in raw.values:
+        L.step(a, {raw[key]: 1.0}, 0.5, {bits[key]: 1.0})
+    L.reads.append(f"rom.raw.{slot}")
+    L.writes.append(f"rom.bits.{slot}")
