@@ -12,11 +12,11 @@ import torch
 
 from compiler.circuit.checkpoint import CircuitSpec, build_model
 from compiler.circuit.latch import build_latch
-from compiler.circuit.layers import GAIN, LayerSpec
+from compiler.circuit.layers import GAIN, LayerSpec, lin
 from compiler.circuit.protocol import Vocab, value_tokens
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
-from compiler.circuit.words import build_word_keys, value_group, word_file_keys, word_head
+from compiler.circuit.words import value_group, word_file_keys, word_head
 
 
 def _spec():
@@ -24,19 +24,18 @@ def _spec():
     space = Space("residual")
     add_token_groups(space, 4)
     L0 = build_latch(space, 0)
-    build_word_keys(L0, space, 16, 126, 30)
     L1 = LayerSpec(1, "test", "word files read back at their own address tokens")
     out = value_group(space, "probe", "value read by the probe", "test", lanes=4)
     a = space["anchor"].start
+    def probe(keys):  # query = the key: an address token reads its own row
+        return {r: (0, {i: GAIN * w for i, w in lin(form, (a, -0.5)).items()}) for r, form in keys.items()}
+
     for lane in range(4):   # register file of lane `lane`, queried by the latched R address of that lane
-        keys = word_file_keys(space, "reg", lane)
-        L1.heads.append(word_head(space, f"reg.{lane}", keys,
-                                  {r: (0, {space["wk.reg"][r]: GAIN, space["latch.lane"][lane]: GAIN, a: -1.5 * GAIN})
-                                   for r in keys}, out, lane))
-    for name in ("mem", "const"):
-        keys = word_file_keys(space, name)
-        L1.heads.append(word_head(space, name, keys, {r: (0, {space[f"wk.{name}"][r]: GAIN, a: -GAIN / 2})
-                                                     for r in keys}, out, 0))
+        keys = word_file_keys(space, "reg", range(1, 16), lane)
+        L1.heads.append(word_head(space, f"reg.{lane}", keys, probe(keys), out, lane))
+    for name, n in (("mem", 126), ("const", 30)):
+        keys = word_file_keys(space, name, range(n))
+        L1.heads.append(word_head(space, name, keys, probe(keys), out, 0))
     return CircuitSpec(space=space, anchor=a, vocab=vocab.words, embed=all_embeddings(space, vocab),
                        unembed={}, layers=[L0, L1], dk=128, dv=64, heads_per_key=2), out
 

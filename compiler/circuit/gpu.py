@@ -14,7 +14,7 @@ from compiler.circuit.checkpoint import CircuitSpec
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import SLOTS_PER_BLOCK, Vocab
-from compiler.circuit.rom import build_rom_decode, build_rom_slot, build_write_keys
+from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
@@ -28,7 +28,6 @@ def build_spec(cfg: MachineConfig = DEFAULT) -> CircuitSpec:
     space = Space("residual")
     add_token_groups(space, cfg.lanes)
     latch = build_latch(space, 0)
-    build_write_keys(latch, space, cfg.rom_blocks)
     fetch = LayerSpec(1, "fetch", "ROM: every slot of the EXEC's block, decoded to clean bits")
     for s in range(SLOTS_PER_BLOCK):
         build_rom_slot(fetch, space, s, cfg.rom_blocks)

@@ -27,20 +27,16 @@ def _bit_form(space: Space, k: int, value: int) -> dict[int, float]:
     return {g[d]: 1.0 for d in range(16) if (d >> sh) & 1 == value}
 
 
-def build_write_keys(L: LayerSpec, space: Space, blocks: int) -> None:
-    """MLP of layer 0: the latched ROM address as a one-hot block (``wk.block``)."""
-    a = space["anchor"].start
-    kind, hi, lo = space["latch.kind"], space["latch.hi"], space["latch.lo"]
-    wk = space.add("wk.block", range(blocks), doc="ROM write key: block of the latched I record", stage="fetch")
-    for b in range(blocks):
-        L.gated(a, {kind["I"]: 1.0, hi[b // 16]: 1.0, lo[b % 16]: 1.0}, 3, {a: 1.0}, {wk[b]: 1.0})
-    L.writes.append("wk.block")
+def latched(space: Space, kind: str, index: int) -> dict[int, float]:
+    """Channels that are all 1 exactly when the latch holds address ``index`` of ``kind`` (an AND
+    of three one-hots: a key channel tests it directly, no MLP needed)."""
+    return {space["latch.kind"][kind]: 1.0, space["latch.hi"][index // 16]: 1.0, space["latch.lo"][index % 16]: 1.0}
 
 
 def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
     """One key head holding slot ``slot`` of every block; EXEC.b reads it into ``rom.raw.<slot>``."""
     a = space["anchor"].start
-    field, lslot, wk, xb = space["pay.field"], space["latch.slot"], space["wk.block"], space["exec.block"]
+    field, lslot, xb = space["pay.field"], space["latch.slot"], space["exec.block"]
     raw = space.add(f"rom.raw.{slot}", [(f, k) for f in FIELDS for k in range(BITS)], kind="scalar",
                     doc=f"slot {slot} fields as fetched: per bit +1 set / -1 clear / 0 unwritten (amplitude "
                         "1..2)", stage="fetch")
@@ -49,8 +45,9 @@ def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
         for g in range(4):
             row = 4 * b + g
             same_g = {field[f]: 1.0 for i, f in enumerate(FIELDS) if i % 4 == g}
-            head.k[row] = (0, lin({wk[b]: GAIN, lslot[slot]: GAIN}, {i: GAIN * w for i, w in same_g.items()},
-                                  (a, -2.5 * GAIN)))
+            # AND of five one-hots: latched I record of block b and slot `slot`, token's field ≡ g
+            on = lin(latched(space, "I", b), {lslot[slot]: 1.0}, same_g)
+            head.k[row] = (0, lin({i: GAIN * w for i, w in on.items()}, (a, -4.5 * GAIN)))
             head.q[row] = (0, {xb[b]: GAIN, a: -GAIN / 2})
     for j in range(4):
         in_head = {field[f]: 1.0 for i, f in enumerate(FIELDS) if i // 4 == j}
@@ -66,7 +63,7 @@ def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
                     vh.out[col] = {raw[(f, k)]: 1.0 if value else -1.0}
         head.values.append(vh)
     L.heads.append(head)
-    L.reads += [f"wk.block", "latch.slot", "pay.*", "exec.block"]
+    L.reads += ["latch.*", "pay.*", "exec.block"]
     L.writes.append(f"rom.raw.{slot}")
 
 

@@ -21,18 +21,6 @@ from compiler.circuit.space import Group, Space
 WORD_KINDS = {"reg": "R", "mem": "M", "const": "K"}
 
 
-def build_word_keys(L: LayerSpec, space: Space, regs: int, words: int, consts: int) -> None:
-    """MLP of layer 0: the latched R/M/K address as one-hot write keys ``wk.reg/mem/const``."""
-    a = space["anchor"].start
-    kind, hi, lo = space["latch.kind"], space["latch.hi"], space["latch.lo"]
-    for name, n, first in (("reg", regs, 1), ("mem", words, 0), ("const", consts, 0)):
-        wk = space.add(f"wk.{name}", range(first, n), doc=f"write key: row of the latched {WORD_KINDS[name]} record",
-                       stage="fetch")
-        for i in range(first, n):
-            L.gated(a, {kind[WORD_KINDS[name]]: 1.0, hi[i // 16]: 1.0, lo[i % 16]: 1.0}, 3, {a: 1.0}, {wk[i]: 1.0})
-        L.writes.append(f"wk.{name}")
-
-
 def value_group(space: Space, name: str, doc: str, stage: str, lanes: int = 1) -> Group:
     """Eight scalar nibbles per lane (little-endian): ``(lane, i)`` holds bits 4i..4i+3."""
     return space.add(name, [(l, i) for l in range(lanes) for i in range(8)], kind="scalar", doc=doc, stage=stage)
@@ -85,10 +73,16 @@ def word_head(space: Space, name: str, key: dict[int, Lin], query: dict[int, tup
     return head
 
 
-def word_file_keys(space: Space, name: str, lane: int | None = None) -> dict[int, Lin]:
-    """Write-key forms of a word file: ``reg`` (per lane), ``mem`` or ``const``."""
-    wk = space[f"wk.{name}"]
-    if name == "reg":
-        ll = space["latch.lane"][lane]
-        return {r: {i: 1.0, ll: 1.0, space["anchor"].start: -1.0} for r, i in wk.items()}
-    return {r: {i: 1.0} for r, i in wk.items()}
+def word_file_keys(space: Space, name: str, rows: range, lane: int | None = None) -> dict[int, Lin]:
+    """Write-key forms of a word file (``reg`` of one lane, ``mem`` or ``const``): row -> a form
+    that is 1 exactly on the latched record's row (an AND of one-hots, minus the surplus)."""
+    from compiler.circuit.rom import latched
+
+    a = space["anchor"].start
+    keys: dict[int, Lin] = {}
+    for r in rows:
+        form = latched(space, WORD_KINDS[name], r)
+        if name == "reg":
+            form[space["latch.lane"][lane]] = 1.0
+        keys[r] = lin(form, (a, -(len(form) - 1.0)))
+    return keys
