@@ -24,3 +24,11 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert test_cmd in ci, ".ci/run must call README's test command verbatim"
     assert "qgpu" in blocks[0]
+
+
+def test_circuit_tables_are_current():
+    from compiler.circuit.doc import BEGIN as CB, END as CE, render as crender
+
+    doc = (ROOT / "docs" / "circuit.md").read_text()
+    a, b = doc.index(CB), doc.index(CE) + len(CE)
+    assert doc[a:b] == crender(), "run: python -m compiler.circuit.doc --write"
