@@ -12,9 +12,12 @@ import torch
 
 from compiler.circuit.checkpoint import build_model, save_checkpoint
 from compiler.circuit.gpu import build_spec
-from compiler.circuit.protocol import Vocab, prompt_tokens
+from compiler.circuit.protocol import Vocab, constant_names, prompt_tokens
 from compiler.kernel_compiler import compile_file
 from engine.launch import build_launch, parse_assignments, read_header
+
+
+CONSTS = constant_names()
 
 
 def _prompt(path="samples/dot.cu"):
@@ -34,6 +37,8 @@ def _expected(tokens):
                 cur = ("I", p[1], "-", p[0])
             elif kind == "R":
                 cur = ("R", "-", p[0], p[1])
+            elif kind == "K" and CONSTS[p[0]].startswith("tid."):  # per-lane constants name their lane
+                cur = ("K", "-", int(CONSTS[p[0]].split(".")[2]), p[0])
             else:
                 cur = (kind, "-", "-", p[0])
         out.append(cur)

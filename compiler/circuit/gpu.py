@@ -35,4 +35,4 @@ def build_spec(cfg: MachineConfig = DEFAULT) -> CircuitSpec:
     layers = [latch, fetch]
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed={}, layers=layers, dk=DK, dv=DV,
-                       heads_per_key=4, meta={"machine": cfg.__class__.__name__})
+                       heads_per_key=8, meta={"machine": cfg.__class__.__name__})

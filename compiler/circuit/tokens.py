@@ -12,12 +12,13 @@ These groups are the only place token identities enter the circuit.
 from __future__ import annotations
 
 from compiler.circuit.layers import Lin
-from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab
+from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, constant_names
 from compiler.circuit.space import Space
 
 KINDS = ("special", "GO", "END", "EXEC", "I", "F", "R", "P", "M", "K", "S", "B")
 ADDR_KINDS = ("I", "R", "M", "K")
 NONE = "-"
+CONSTANTS = constant_names()
 
 
 def add_token_groups(space: Space, lanes: int) -> None:
@@ -33,11 +34,10 @@ def add_token_groups(space: Space, lanes: int) -> None:
     space.add("pay.hi", range(16), doc="F: field byte, high nibble", stage="token")
     space.add("pay.lo", range(16), doc="F: field byte, low nibble", stage="token")
     for k in range(4):
-        space.add(f"b{k}.hi", range(16), doc=f"B{k}: byte {k} of a long value, high nibble", stage="token")
-        space.add(f"b{k}.lo", range(16), doc=f"B{k}: low nibble", stage="token")
-    space.add("sx.hi", range(16), doc="S: the short value's low byte, high nibble", stage="token")
-    space.add("sx.lo", range(16), doc="S: low nibble", stage="token")
-    space.add("sx.neg", (0, 1), doc="S: sign (1: the upper bytes are 0xFF)", stage="token")
+        space.add(f"b{k}", [(i, v) for i in range(8) for v in (0, 1)],
+                  doc=f"B{k}: byte {k} of a long value, bit i as a one-hot pair (i, value)", stage="token")
+    space.add("sx", [(i, v) for i in range(8) for v in (0, 1)],
+              doc="S: the short value's low byte, bit pairs (bits 8..31 repeat bit 7)", stage="token")
     space.add("exec.block", range(32), doc="EXEC: block", stage="token")
     space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
 
@@ -60,6 +60,10 @@ def embedding(space: Space, word: str) -> Lin:
         e[space["addr.slot"][slot]] = 1.0
         e[space["addr.lane"][lane]] = 1.0
 
+    def pairs(x: int, name: str) -> None:
+        for i in range(8):
+            e[space[name][(i, (x >> i) & 1)]] = 1.0
+
     def byte(x: int, prefix: str) -> None:
         e[space[f"{prefix}.hi"][x >> 4]] = 1.0
         e[space[f"{prefix}.lo"][x & 15]] = 1.0
@@ -68,17 +72,19 @@ def embedding(space: Space, word: str) -> Lin:
         addr(int(parts[0]), slot=int(parts[1]))
     elif kind == "R":
         addr(int(parts[1]), lane=int(parts[0]))
-    elif kind in ("M", "K"):
+    elif kind == "M":
         addr(int(parts[0]))
+    elif kind == "K":  # per-lane constants (tid.w.l) also name their lane
+        i = int(parts[0])
+        name = CONSTANTS[i]
+        addr(i, lane=int(name.split(".")[2]) if name.startswith("tid.") else NONE)
     elif kind == "F":
         e[space["pay.field"][parts[0]]] = 1.0
         byte(int(parts[1]), "pay")
     elif kind == "B":
-        byte(int(parts[0]), f"b{word[1]}")
+        pairs(int(parts[0]), f"b{word[1]}")
     elif kind == "S":
-        x = int(parts[0])
-        byte(x & 0xFF, "sx")
-        e[space["sx.neg"][int(x < 0)]] = 1.0
+        pairs(int(parts[0]) & 0xFF, "sx")
     elif kind == "EXEC":
         e[space["exec.block"][int(parts[0])]] = 1.0
         e[space["exec.warp"][int(parts[1])]] = 1.0

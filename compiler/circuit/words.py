@@ -1,21 +1,29 @@
 """Word files: registers, memory and launch constants as rows of DeltaNet state.
 
-A 32-bit word lives in one row of two value heads: head 0 holds bytes 0 and 1, head 1
-bytes 2 and 3, each byte as two nibble one-hots (64 columns per head, 4 non-zero).
-Records write whole heads:
+A 32-bit word is one row of a *pair* of value heads; in each, bit t is a one-hot pair of
+columns (``2t`` set, ``2t+1`` clear). A record writes both heads at its last token:
 
-* ``S.x`` (short value) writes both heads at once: byte 0 = x, upper bytes = sign fill;
-* ``B0 B1 B2 B3`` (long value) write head 0 at B1 — byte 0 comes from the previous token
-  through the DeltaNet conv (lag 1) — and head 1 at B3 the same way.
+* ``S.x`` (short value): the short head gets the bits (0..7 from the token, 8..31 repeat
+  bit 7), the long head gets an all-zero row;
+* ``B0 B1 B2 B3`` (long value): at ``B3`` the DeltaNet conv sees the three bytes before it
+  (byte j sits ``3 - j`` tokens back); the long head gets the bits, the short head zeros.
 
-Reading a row gives the eight nibbles as scalars (0..15) in the residual; a row never
-written reads as 0. Several layers may hold a copy of the same file: every copy is
-written by the same records, and each copy has its own read queries.
+Reading sums the two heads (one of them is zero), giving the eight nibbles as scalars
+(0..15) per lane, linearly from the "set" columns. A row never written reads as 0.
+Why two heads: a single column fed by the S token (lag 0) and by a B token (lag 3 - j)
+applies one projection at both lags, so an *earlier* S token sitting 2 or 3 tokens back
+would leak into it. Separate heads read every channel at exactly one lag, and each
+byte position has its own channels (``b0``..``b3``). Several layers may hold a copy
+of the same file (one per read port): every copy is written by the same records.
+
+Registers keep the four lanes in four value heads of one key head (all lanes read the same
+register number); constants likewise (per-lane constants such as ``tid`` write one lane's
+head); memory has one value head.
 """
 
 from __future__ import annotations
 
-from compiler.circuit.layers import GAIN, KeyHead, LayerSpec, Lin, ValueHead, lin
+from compiler.circuit.layers import GAIN, KeyHead, Lin, ValueHead, lin
 from compiler.circuit.space import Group, Space
 
 WORD_KINDS = {"reg": "R", "mem": "M", "const": "K"}
@@ -26,63 +34,99 @@ def value_group(space: Space, name: str, doc: str, stage: str, lanes: int = 1) -
     return space.add(name, [(l, i) for l in range(lanes) for i in range(8)], kind="scalar", doc=doc, stage=stage)
 
 
-def _byte_forms(space: Space, k: int, part: str, d: int) -> tuple[Lin, Lin]:
-    """(current-token form, previous-token form) that are 1 when byte k's nibble `part` is d."""
+def latched(space: Space, kind: str, index: int) -> dict[int, float]:
+    """Channels that are all 1 exactly when the latch holds address ``index`` of ``kind`` (an AND
+    of three one-hots: a key channel tests it directly, no MLP needed)."""
+    return {space["latch.kind"][kind]: 1.0, space["latch.hi"][index // 16]: 1.0, space["latch.lo"][index % 16]: 1.0}
+
+
+def and_form(form: Lin, anchor: int) -> Lin:
+    """Pre-activation of a key/query channel that is on (+GAIN/2) iff every channel of ``form`` is 1."""
+    return lin({i: GAIN * w for i, w in form.items()}, (anchor, -GAIN * (sum(form.values()) - 0.5)))
+
+
+def word_keys(space: Space, name: str, rows: dict[int, int]) -> dict[int, tuple[int, Lin]]:
+    """Write key of a word file: record index -> state row, for ``reg``, ``mem`` or ``const``."""
     a = space["anchor"].start
-    b = {space[f"b{k}.{part}"][d]: 1.0}
-    if k == 0:
-        short = {space[f"sx.{part}"][d]: 1.0}
-    else:  # sign fill of a short value
-        short = {space["sx.neg"][1]: 1.0} if d == 15 else ({space["sx.neg"][0]: 1.0} if d == 0 else {})
-    return short, b
+    return {row: (0, and_form(latched(space, WORD_KINDS[name], i), a)) for i, row in rows.items()}
 
 
-def word_head(space: Space, name: str, key: dict[int, Lin], query: dict[int, tuple[int, Lin]],
-              out: Group, lane: int = 0) -> KeyHead:
-    """A key head holding one word per row. ``key``: row -> write-key form (1 on the target row);
-    ``query``: row -> (lag, form); the read lands in ``out`` (lane ``lane`` of a value group)."""
+def _bit_forms(space: Space, t: int, short: bool) -> dict[int, tuple[int, Lin]]:
+    """Value column -> (conv lag, form) for bit t of the word: the set column (value 1) and the
+    clear column (value 0), from the S token itself (short) or from the B token of byte t//8,
+    ``3 - t//8`` tokens back (long)."""
+    a = space["anchor"].start
+    j, k = divmod(t, 8)
+    cols = {}
+    for value, col in ((1, 2 * t), (0, 2 * t + 1)):
+        if short:  # bits 8..31 of a short value repeat bit 7
+            cols[col] = (0, {space["sx"][(min(t, 7), value)]: GAIN, a: -GAIN / 2})
+        else:
+            cols[col] = (3 - j, {space[f"b{j}"][(k, value)]: GAIN, a: -GAIN / 2})
+    return cols
+
+
+def word_value_heads(space: Space, name: str, beta: Lin, out: Group | None, lane: int = 0,
+                     bits: Group | None = None) -> list[ValueHead]:
+    """The (short, long) value heads holding words. ``beta``: channels of which (at most) one is 1
+    when these heads take the record (empty: every record), on top of the token being S or B3.
+    Reads land in ``out[(lane, nibble)]`` as scalars and, if given, in ``bits[(lane, t)]`` as 0/1."""
     a = space["anchor"].start
     kind = space["tok.kind"]
-    head = KeyHead(name=name, q=dict(query))
-    for row, form in key.items():
-        head.k[row] = (0, lin({i: GAIN * w for i, w in form.items()}, (a, -GAIN / 2)))
-    for j in range(2):  # value head j: bytes 2j, 2j+1
-        vh = ValueHead(name=f"{name}.{j}", nnz=4)
-        # beta: S, or the B token of byte 2j+1 — told apart by that token's own channels
-        upper = {space[f"b{2 * j + 1}.lo"][d]: 1.0 for d in range(16)}
-        vh.beta = lin({kind["S"]: GAIN}, {i: GAIN * w for i, w in upper.items()}, (a, -GAIN / 2))
-        col = 0
-        for k in (2 * j, 2 * j + 1):
-            for part, nib in (("lo", 2 * k), ("hi", 2 * k + 1)):
-                for d in range(16):
-                    short, b = _byte_forms(space, k, part, d)
-                    if k == 2 * j:  # lower byte of the pair: short value now, or the B token one back
-                        # conv sums lag 0 and lag 1 of one projection: offsets -1/4 each (docs/circuit.md)
-                        form = lin({i: GAIN * w for i, w in short.items()}, {i: GAIN * w for i, w in b.items()},
-                                   (a, -GAIN / 4))
-                        vh.v[col] = ((0, 1), form)
-                    else:
-                        form = lin({i: GAIN * w for i, w in short.items()}, {i: GAIN * w for i, w in b.items()},
-                                   (a, -GAIN / 2))
-                        vh.v[col] = (0, form)
-                    vh.z[col] = {a: GAIN / 2}
-                    if d:
-                        vh.out[col] = {out[(lane, nib)]: float(d)}
-                    col += 1
-        head.values.append(vh)
+    ends = {kind["S"]: 1.0, **{space["b3"][(0, v)]: 1.0 for v in (0, 1)}}  # an S token, or B3
+    heads = []
+    for short in (True, False):
+        vh = ValueHead(name=f"{name}.{'short' if short else 'long'}", nnz=32)
+        vh.beta = lin({i: GAIN * w for i, w in ends.items()}, {i: GAIN * w for i, w in beta.items()},
+                      (a, -GAIN * (1.5 if beta else 0.5)))
+        _fill_word_columns(space, vh, short, out, lane, bits)
+        heads.append(vh)
+    return heads
+
+
+def _fill_word_columns(space: Space, vh: ValueHead, short: bool, out: Group | None, lane: int,
+                       bits: Group | None) -> None:
+    a = space["anchor"].start
+    for t in range(32):
+        for col, (lag, form) in _bit_forms(space, t, short).items():
+            vh.v[col] = (lag, form)
+            vh.z[col] = {a: GAIN / 2}
+            if col % 2 == 0:  # the set column
+                o: Lin = {}
+                if out is not None:
+                    o[out[(lane, t // 4)]] = float(1 << (t % 4))
+                if bits is not None:
+                    o[bits[(lane, t)]] = 1.0
+                if o:
+                    vh.out[col] = o
+
+
+def register_file(space: Space, name: str, regs: int, lanes: int, query: dict[int, tuple[int, Lin]],
+                  out: Group | None, bits: Group | None = None) -> KeyHead:
+    """One copy of the register file (one read port): rows = registers 1..regs-1, value head l =
+    lane l. ``query``: row -> (lag, pre-activation); the read of every lane lands in ``out``."""
+    head = KeyHead(name=name, q=dict(query), k=word_keys(space, "reg", {r: r for r in range(1, regs)}))
+    ll = space["latch.lane"]
+    for lane in range(lanes):
+        head.values += word_value_heads(space, f"{name}.{lane}", {ll[lane]: 1.0}, out, lane, bits)
     return head
 
 
-def word_file_keys(space: Space, name: str, rows: range, lane: int | None = None) -> dict[int, Lin]:
-    """Write-key forms of a word file (``reg`` of one lane, ``mem`` or ``const``): row -> a form
-    that is 1 exactly on the latched record's row (an AND of one-hots, minus the surplus)."""
-    from compiler.circuit.rom import latched
+def memory_file(space: Space, name: str, words: int, query: dict[int, tuple[int, Lin]], out: Group | None,
+                lane: int = 0) -> KeyHead:
+    """One copy of memory (one read port, e.g. for one lane): rows = words."""
+    head = KeyHead(name=name, q=dict(query), k=word_keys(space, "mem", {w: w for w in range(words)}))
+    head.values += word_value_heads(space, f"{name}.v", {}, out, lane)
+    return head
 
-    a = space["anchor"].start
-    keys: dict[int, Lin] = {}
-    for r in rows:
-        form = latched(space, WORD_KINDS[name], r)
-        if name == "reg":
-            form[space["latch.lane"][lane]] = 1.0
-        keys[r] = lin(form, (a, -(len(form) - 1.0)))
-    return keys
+
+def constants_file(space: Space, name: str, rows: dict[int, int], per_lane: set[int], lanes: int,
+                   query: dict[int, tuple[int, Lin]], out: Group | None) -> KeyHead:
+    """Launch constants: ``rows`` maps record index -> row; records in ``per_lane`` carry a lane
+    (``K`` tokens of per-lane constants set ``addr.lane``) and write only that lane's head."""
+    head = KeyHead(name=name, q=dict(query), k=word_keys(space, "const", rows))
+    ll = space["latch.lane"]
+    for lane in range(lanes):
+        beta = {ll[lane]: 1.0, ll["-"]: 1.0}  # this lane's constants, or constants of every lane
+        head.values += word_value_heads(space, f"{name}.{lane}", beta, out, lane)
+    return head
