@@ -11,8 +11,9 @@ import pytest
 import torch
 
 from compiler.circuit.checkpoint import build_model, save_checkpoint
-from compiler.circuit.gpu import build_spec
+from circuit_support import mini_spec
 from compiler.circuit.protocol import Vocab, constant_names, prompt_tokens
+from compiler.circuit.tokens import const_row
 from compiler.kernel_compiler import compile_file
 from engine.launch import build_launch, parse_assignments, read_header
 
@@ -37,8 +38,9 @@ def _expected(tokens):
                 cur = ("I", p[1], "-", p[0])
             elif kind == "R":
                 cur = ("R", "-", p[0], p[1])
-            elif kind == "K" and CONSTS[p[0]].startswith("tid."):  # per-lane constants name their lane
-                cur = ("K", "-", int(CONSTS[p[0]].split(".")[2]), p[0])
+            elif kind == "K":  # K tokens address the constants file row; per-lane constants name their lane
+                name = CONSTS[p[0]]
+                cur = ("K", "-", int(name.split(".")[2]) if name.startswith("tid.") else "-", const_row(name))
             else:
                 cur = (kind, "-", "-", p[0])
         out.append(cur)
@@ -63,7 +65,7 @@ def _decode(spec, h):
 
 @pytest.fixture(scope="module")
 def spec():
-    return build_spec()
+    return mini_spec()
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])

@@ -8,15 +8,22 @@ import pytest
 import torch
 
 from compiler.circuit.checkpoint import build_model
-from compiler.circuit.gpu import build_spec
+from circuit_support import mini_spec
+from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, encode_rom, prompt_tokens
 from compiler.kernel_compiler import compile_file
 from engine.launch import build_launch, parse_assignments, read_header
 
 
+def _rom_layer(space, layers):
+    for s in range(SLOTS_PER_BLOCK):
+        build_rom_slot(layers[1], space, s, 32)
+        build_rom_decode(layers[1], space, s)
+
+
 @pytest.fixture(scope="module")
 def spec():
-    return build_spec()
+    return mini_spec(1, _rom_layer)
 
 
 @pytest.mark.parametrize("path,dtype", [("samples/dot.cu", torch.float32), ("samples/byte_pack.cu", torch.float32),

@@ -15,11 +15,11 @@ from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import Vocab, constant_names, value_tokens
 from compiler.circuit.space import Space
-from compiler.circuit.tokens import add_token_groups, all_embeddings
+from compiler.circuit.tokens import add_token_groups, all_embeddings, const_row
 from compiler.circuit.words import (constants_file, memory_file, register_file, value_group, word_keys)
 
 CONSTS = constant_names()
-CONST_ROWS = {i: i for i in range(len(CONSTS))}
+CONST_ROWS = {r: r for r in range(18)}
 
 
 def _spec():
@@ -34,8 +34,7 @@ def _spec():
     L1.heads.append(register_file(space, "reg", 16, 4, word_keys(space, "reg", {r: r for r in range(1, 16)}),
                                   out["reg"]))
     L1.heads.append(memory_file(space, "mem", 126, word_keys(space, "mem", {w: w for w in range(126)}), out["mem"]))
-    per_lane = {i for i, n in enumerate(CONSTS) if n.startswith("tid.")}
-    L1.heads.append(constants_file(space, "const", CONST_ROWS, per_lane, 4, word_keys(space, "const", CONST_ROWS),
+    L1.heads.append(constants_file(space, "const", CONST_ROWS, 4, word_keys(space, "const", CONST_ROWS),
                                    out["const"]))
     return CircuitSpec(space=space, anchor=a, vocab=vocab.words, embed=all_embeddings(space, vocab),
                        unembed={}, layers=[L0, L1], dk=128, dv=64, heads_per_key=8), out
@@ -63,7 +62,7 @@ def _program(seed):
             elif kind == "M":
                 want = {0: mem.get(w, 0)}
             else:  # a per-lane constant was written to its lane only, the others to all lanes
-                want = {lane: const.get((i, lane), 0) for lane in range(4)}
+                want = {lane: const.get((const_row(CONSTS[i]), lane), 0) for lane in range(4)}
             probes.append((len(toks), kind, want))
             toks.append(addr)
             continue
@@ -79,7 +78,7 @@ def _program(seed):
         else:
             name = CONSTS[i]
             for lane in ([int(name.split(".")[2])] if name.startswith("tid.") else range(4)):
-                const[(i, lane)] = v
+                const[(const_row(name), lane)] = v
     return toks, probes
 
 

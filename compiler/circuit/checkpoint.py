@@ -39,10 +39,14 @@ class CircuitSpec:
     heads_per_key: int = 1
     meta: dict = field(default_factory=dict)
 
+    pad_pow4: bool = True
+    """Pad the hidden size to a power of 4 (at least 256), so that the norm weights
+    ANCHOR/sqrt(hidden) - 1 are exact in bfloat16. Off: the allocated size, rounded up to 64."""
+
     @property
     def hidden(self) -> int:
-        """Hidden size: the allocated channels padded to a power of 4 (at least 256), so that the
-        norm weights ANCHOR/sqrt(hidden) - 1 are exact in bfloat16 (unused channels stay 0)."""
+        if not self.pad_pow4:
+            return -(-self.space.size // 64) * 64
         h = 256
         while h < self.space.size:
             h *= 4

@@ -13,8 +13,8 @@ from __future__ import annotations
 from compiler.circuit.checkpoint import CircuitSpec
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
-from compiler.circuit.protocol import SLOTS_PER_BLOCK, Vocab
-from compiler.circuit.rom import build_rom_decode, build_rom_slot
+from compiler.circuit.protocol import Vocab
+from compiler.circuit.execute import Schedule, SlotBuilder
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
@@ -23,16 +23,16 @@ DK = 128  # state rows per head: enough for the 126 memory words
 DV = 64   # value columns per head: four ROM fields as bit pairs, or two bytes as nibble one-hots
 
 
-def build_spec(cfg: MachineConfig = DEFAULT) -> CircuitSpec:
+def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitSpec:
     vocab = Vocab(cfg)
     space = Space("residual")
     add_token_groups(space, cfg.lanes)
     latch = build_latch(space, 0)
-    fetch = LayerSpec(1, "fetch", "ROM: every slot of the EXEC's block, decoded to clean bits")
-    for s in range(SLOTS_PER_BLOCK):
-        build_rom_slot(fetch, space, s, cfg.rom_blocks)
-        build_rom_decode(fetch, space, s)
-    layers = [latch, fetch]
+    sched = Schedule(slots=cfg.block.max_instrs)
+    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end)]
+    SlotBuilder(space, layers, cfg, sched).build()
+    for L in layers[1:]:
+        L.doc = L.doc or "; ".join(dict.fromkeys(h.name.split(".")[0] for h in L.heads)) or "MLP only"
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed={}, layers=layers, dk=DK, dv=DV,
-                       heads_per_key=8, meta={"machine": cfg.__class__.__name__})
+                       heads_per_key=8, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})

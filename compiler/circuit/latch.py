@@ -41,4 +41,28 @@ def build_latch(space: Space, index: int) -> LayerSpec:
                 col += 1
         head.values.append(vh)
     L.heads.append(head)
+    L.heads.append(_context_head(space))
+    L.writes.append("ctx.*")
     return L
+
+
+def _context_head(space: Space) -> KeyHead:
+    """The step context: every ``EXEC.b.w`` overwrites row 0 with (b, w); every token reads it, so
+    the passes after an EXEC (its writeback tokens) still know which block and warp they belong to."""
+    a = space["anchor"].start
+    kind = space["tok.kind"]
+    on = {a: GAIN / 2}
+    exec_on = {kind["EXEC"]: GAIN, a: -GAIN / 2}
+    head = KeyHead(name="ctx", q={0: (0, dict(on))}, k={0: (0, dict(exec_on))})
+    vh = ValueHead(name="ctx.block+warp", nnz=2, beta=dict(exec_on))
+    col = 0
+    for src, dst in (("exec.block", "ctx.block"), ("exec.warp", "ctx.warp")):
+        g = space[src]
+        out = space.add(dst, g.values, doc=f"block/warp of the current step (latched {src})", stage="fetch")
+        for v in g.values:
+            vh.v[col] = (0, {g[v]: GAIN, a: -GAIN / 2})
+            vh.z[col] = dict(on)
+            vh.out[col] = {out[v]: 1.0}
+            col += 1
+    head.values.append(vh)
+    return head

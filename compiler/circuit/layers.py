@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ANCHOR = 2.0 ** 12
+ANCHOR = 2.0 ** 16
 """Embedding value of the anchor channel (dominates the residual RMS)."""
 GAIN = 128.0
 """Slope of thresholds, one-hot keys/values and gates (pre-activation ±GAIN/2 for on/off).

@@ -34,9 +34,10 @@ def latched(space: Space, kind: str, index: int) -> dict[int, float]:
 
 
 def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
-    """One key head holding slot ``slot`` of every block; EXEC.b reads it into ``rom.raw.<slot>``."""
+    """One key head holding slot ``slot`` of every block; every token reads the slot of the current
+    step's block (``ctx.block``, latched from ``EXEC.b.w``) into ``rom.raw.<slot>``."""
     a = space["anchor"].start
-    field, lslot, xb = space["pay.field"], space["latch.slot"], space["exec.block"]
+    field, lslot, xb = space["pay.field"], space["latch.slot"], space["ctx.block"]
     raw = space.add(f"rom.raw.{slot}", [(f, k) for f in FIELDS for k in range(BITS)], kind="scalar",
                     doc=f"slot {slot} fields as fetched: per bit +1 set / -1 clear / 0 unwritten (amplitude "
                         "1..2)", stage="fetch")
@@ -63,7 +64,7 @@ def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
                     vh.out[col] = {raw[(f, k)]: 1.0 if value else -1.0}
         head.values.append(vh)
     L.heads.append(head)
-    L.reads += ["latch.*", "pay.*", "exec.block"]
+    L.reads += ["latch.*", "pay.*", "ctx.block"]
     L.writes.append(f"rom.raw.{slot}")
 
 

@@ -21,6 +21,17 @@ NONE = "-"
 CONSTANTS = constant_names()
 
 
+def const_row(name: str, warps: int = 4) -> int:
+    """Row of a launch constant in the constants file (lanes are value heads of the row):
+    params 0..7, ntid 8, nctaid 9, tid of warp w 10+w, ctaid of warp w 10+warps+w."""
+    if name.startswith("param"):
+        return int(name[5:])
+    if name in ("ntid", "nctaid"):
+        return 8 + (name == "nctaid")
+    kind, w = name.split(".")[:2]
+    return 10 + int(w) + (warps if kind == "ctaid" else 0)
+
+
 def add_token_groups(space: Space, lanes: int) -> None:
     space.add("anchor", kind="scalar", doc="constant channel (ANCHOR on every token): dominates the RMS, "
               "bias of every threshold", stage="token")
@@ -74,10 +85,9 @@ def embedding(space: Space, word: str) -> Lin:
         addr(int(parts[1]), lane=int(parts[0]))
     elif kind == "M":
         addr(int(parts[0]))
-    elif kind == "K":  # per-lane constants (tid.w.l) also name their lane
-        i = int(parts[0])
-        name = CONSTANTS[i]
-        addr(i, lane=int(name.split(".")[2]) if name.startswith("tid.") else NONE)
+    elif kind == "K":  # the constants file row; per-lane constants (tid.w.l) also name their lane
+        name = CONSTANTS[int(parts[0])]
+        addr(const_row(name), lane=int(name.split(".")[2]) if name.startswith("tid.") else NONE)
     elif kind == "F":
         e[space["pay.field"][parts[0]]] = 1.0
         byte(int(parts[1]), "pay")

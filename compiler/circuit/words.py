@@ -120,10 +120,10 @@ def memory_file(space: Space, name: str, words: int, query: dict[int, tuple[int,
     return head
 
 
-def constants_file(space: Space, name: str, rows: dict[int, int], per_lane: set[int], lanes: int,
+def constants_file(space: Space, name: str, rows: dict[int, int], lanes: int,
                    query: dict[int, tuple[int, Lin]], out: Group | None) -> KeyHead:
-    """Launch constants: ``rows`` maps record index -> row; records in ``per_lane`` carry a lane
-    (``K`` tokens of per-lane constants set ``addr.lane``) and write only that lane's head."""
+    """Launch constants: ``rows`` maps the K tokens' address -> row; a K token of a per-lane
+    constant names its lane (``addr.lane``) and writes only that lane's head."""
     head = KeyHead(name=name, q=dict(query), k=word_keys(space, "const", rows))
     ll = space["latch.lane"]
     for lane in range(lanes):

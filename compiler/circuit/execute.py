@@ -1,0 +1,244 @@
+"""The execute pipeline: instruction slots of the EXEC's block, one after the other.
+
+Slot s of the block runs in a window of layers (``Schedule``); the windows of
+consecutive slots overlap so that fetching and decoding slot s+1 happens while slot s
+computes. Per slot s (``B = Schedule.mux(s)``):
+
+====================  =====================================================================
+layer                 work
+====================  =====================================================================
+``B - 3`` mixer/MLP   fetch slot s of the block (ROM head ``rom.s``) → clean field bits
+``B - 2`` MLP         decode: op flags, operand sources, immediates (as nibble forms)
+``B - 1`` mixer       register read ports a, b, c and the launch-constant port
+``B`` MLP             operand mux: forwarded results of earlier slots, immediates
+``B + 1..3`` MLPs     adder (add, sub, and the address of ld/st) → ``sum.s``
+``B + 4`` MLP         results of mov/add/sub into ``r.s``; address nibbles → word one-hots
+``B + 5`` mixer       memory read of a ``ld`` (one key head per lane) → ``r.s``
+====================  =====================================================================
+
+``param`` and ``sreg`` read the constants file straight into ``r.s``. Ops outside
+``OPS`` are not implemented yet: their slot leaves ``r.s`` at 0, and a replay against
+the interpreter reports the difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.circuit.alu_add import build_add_sub
+from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
+from compiler.circuit.protocol import OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, TERM_SLOT
+from compiler.circuit.rom import build_rom_decode, build_rom_slot
+from compiler.circuit.space import Space
+from compiler.circuit.words import and_form, constants_file, memory_file, register_file, value_group, word_keys
+
+OPS = ("mov", "add", "sub", "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
+       "sreg.laneid", "ld.global", "st.global")
+"""Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
+PERIOD = 5
+OPERANDS = "abc"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Layer indices of every stage (layer 0 is the latch)."""
+
+    slots: int = TERM_SLOT
+    first_mux: int = 4
+
+    def mux(self, s: int) -> int:
+        return self.first_mux + PERIOD * s
+
+    def fetch(self, s: int) -> int:
+        return self.mux(s) - 3
+
+    @property
+    def end(self) -> int:
+        """First layer after the last slot's memory read."""
+        return self.mux(self.slots - 1) + 6
+
+
+def const_rows(warps: int) -> dict[int, int]:
+    """Constants file rows (identity: K tokens address rows, see tokens.const_row)."""
+    return {r: r for r in range(10 + 2 * warps)}
+
+
+def _field_bits(space: Space, s: int, field: str) -> list[int]:
+    g = space[f"rom.bits.{s}"]
+    return [g[(field, k)] for k in range(8)]
+
+
+def _equals(space: Space, s: int, field: str, value: int) -> Lin:
+    """A form that is 8 exactly when the field's byte equals ``value`` (else at most 7)."""
+    a = space["anchor"].start
+    form: Lin = {}
+    for k, ch in enumerate(_field_bits(space, s, field)):
+        if (value >> k) & 1:
+            form[ch] = 1.0
+        else:
+            form[ch] = -1.0
+            form[a] = form.get(a, 0.0) + 1.0
+    return form
+
+
+def _nibble_form(space: Space, s: int, prefix: str, nib: int) -> Lin:
+    """The scalar value (0..15) of nibble ``nib`` of the 32-bit immediate ``imm``/``jmm``."""
+    field = f"{prefix}{nib // 2}"
+    bits = _field_bits(space, s, field)
+    base = 4 * (nib % 2)
+    return {bits[base + t]: float(1 << t) for t in range(4)}
+
+
+class SlotBuilder:
+    """Builds every stage of the execute pipeline into the given layers."""
+
+    def __init__(self, space: Space, layers: list[LayerSpec], cfg, sched: Schedule):
+        self.sp, self.L, self.cfg, self.sched = space, layers, cfg, sched
+        self.a = space["anchor"].start
+        self.lanes = cfg.lanes
+        self.results = [value_group(space, f"r.{s}", f"result of slot {s} (final value of its destination)",
+                                    "execute", lanes=cfg.lanes) for s in range(sched.slots)]
+
+    def build(self) -> None:
+        for s in range(self.sched.slots):
+            self.fetch(s)
+            self.decode(s)
+            self.operands(s)
+            self.alu(s)
+            self.memory(s)
+
+    # --- fetch and decode -------------------------------------------------------------------
+    def fetch(self, s: int) -> None:
+        L = self.L[self.sched.fetch(s)]
+        build_rom_slot(L, self.sp, s, self.cfg.rom_blocks)
+        build_rom_decode(L, self.sp, s)
+
+    def decode(self, s: int) -> None:
+        sp, a = self.sp, self.a
+        L = self.L[self.sched.fetch(s) + 1]
+        ops = sp.add(f"op.{s}", OPS + ("add-like",), kind="scalar", doc=f"slot {s}: opcode flags (0/1); "
+                     "add-like = add, ld or st (the adder computes a + b)", stage="decode")
+        for name in OPS:
+            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[name]: 1.0})
+        for name in ("add", "ld.global", "st.global"):
+            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["add-like"]: 1.0})
+        srcs = [("reg", r) for r in range(1, self.cfg.regs)] + [("fwd", j) for j in range(s)] + [("imm", 0), ("jmm", 0)]
+        for x in OPERANDS:
+            g = sp.add(f"src.{s}.{x}", srcs, kind="scalar", doc=f"slot {s}: where operand {x} comes from (0/1)",
+                       stage="decode")
+            for kind, v in srcs:
+                code = {"reg": v, "fwd": SRC_FWD + v, "imm": SRC_IMM, "jmm": SRC_JMM}[kind]
+                L.gated(a, _equals(sp, s, x, code), 8, {a: 1.0}, {g[(kind, v)]: 1.0})
+        L.reads.append(f"rom.bits.{s}")
+        L.writes += [f"op.{s}", *(f"src.{s}.{x}" for x in OPERANDS)]
+
+    # --- operands ---------------------------------------------------------------------------
+    def operands(self, s: int) -> None:
+        sp, a = self.sp, self.a
+        B = self.sched.mux(s)
+        ports = self.L[B - 1]
+        vals = {x: value_group(sp, f"{x.upper()}.{s}", f"slot {s}: operand {x}, 4 lanes", "decode", self.lanes)
+                for x in OPERANDS}
+        for x in OPERANDS:
+            src = sp[f"src.{s}.{x}"]
+            query = {r: (0, and_form({src[("reg", r)]: 1.0}, a)) for r in range(1, self.cfg.regs)}
+            ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x]))
+        # launch constants: param (index = immediate, 0..7) and sreg
+        ops = sp[f"op.{s}"]
+        rows = const_rows(self.cfg.max_warps)
+        xw = sp["ctx.warp"]
+        q: dict[int, tuple[int, Lin]] = {}
+        imm_is = {k: _imm_equals(sp, s, k) for k in range(8)}
+        for k in range(8):  # param k: op flag AND immediate == k (imm_is[k] is 1 when equal, else <= 0)
+            q[k] = (0, lin({ops["param"]: GAIN}, {c: GAIN * w for c, w in imm_is[k].items()}, (a, -1.5 * GAIN)))
+        q[8] = (0, and_form({ops["sreg.ntid.x"]: 1.0}, a))
+        q[9] = (0, and_form({ops["sreg.nctaid.x"]: 1.0}, a))
+        for w in range(self.cfg.max_warps):
+            # laneid reads the tid row: laneid = tid % 32, and a CTA has at most 16 threads
+            q[10 + w] = (0, lin({ops["sreg.tid.x"]: GAIN, ops["sreg.laneid"]: GAIN, xw[w]: GAIN}, (a, -1.5 * GAIN)))
+            q[10 + self.cfg.max_warps + w] = (0, and_form({ops["sreg.ctaid.x"]: 1.0, xw[w]: 1.0}, a))
+        ports.heads.append(constants_file(sp, f"const.{s}", rows, self.lanes, q, self.results[s]))
+        ports.reads += [f"src.{s}.*", f"op.{s}", "ctx.warp"]
+        ports.writes += [*(f"{x.upper()}.{s}" for x in OPERANDS), f"r.{s}"]
+        # the mux: forwarded results and immediates (register reads already landed in the groups)
+        M = self.L[B]
+        for x in OPERANDS:
+            src = sp[f"src.{s}.{x}"]
+            for lane in range(self.lanes):
+                for i in range(8):
+                    out = {vals[x][(lane, i)]: 1.0}
+                    for j in range(s):
+                        M.gated(a, {src[("fwd", j)]: 1.0}, 1, {self.results[j][(lane, i)]: 1.0}, out)
+                    M.gated(a, {src[("imm", 0)]: 1.0}, 1, _nibble_form(sp, s, "imm", i), out)
+                    M.gated(a, {src[("jmm", 0)]: 1.0}, 1, _nibble_form(sp, s, "jmm", i), out)
+        M.reads += [f"src.{s}.*", *(f"r.{j}" for j in range(s)), f"rom.bits.{s}"]
+        M.writes += [f"{x.upper()}.{s}" for x in OPERANDS]
+
+    # --- ALU ----------------------------------------------------------------------------------
+    def alu(self, s: int) -> None:
+        sp, a = self.sp, self.a
+        B = self.sched.mux(s)
+        ops = sp[f"op.{s}"]
+        total = value_group(sp, f"sum.{s}", f"slot {s}: adder output (add/sub result, ld/st address)",
+                            "execute", self.lanes)
+        build_add_sub(self.L[B + 1:B + 4], sp, a, sp[f"A.{s}"], sp[f"B.{s}"], total, ops["add-like"], ops["sub"],
+                      f"add.{s}")
+        W = self.L[B + 4]
+        res = self.results[s]
+        A = sp[f"A.{s}"]
+        for lane in range(self.lanes):
+            for i in range(8):
+                out = {res[(lane, i)]: 1.0}
+                W.gated(a, {ops["add"]: 1.0, ops["sub"]: 1.0}, 1, {total[(lane, i)]: 1.0}, out)
+                W.gated(a, {ops["mov"]: 1.0}, 1, {A[(lane, i)]: 1.0}, out)
+        W.reads += [f"sum.{s}", f"A.{s}", f"op.{s}"]
+        W.writes.append(f"r.{s}")
+
+    # --- memory -------------------------------------------------------------------------------
+    def memory(self, s: int) -> None:
+        """Word address of ld/st → per-lane one-hot digits, then the read of a ``ld``."""
+        sp, a = self.sp, self.a
+        B = self.sched.mux(s)
+        total = sp[f"sum.{s}"]
+        W = self.L[B + 4]
+        digits = sp.add(f"word.{s}", [(lane, d, v) for lane in range(self.lanes)
+                                      for d, n in (("q", 4), ("n1", 16), ("n2", 2)) for v in range(n)],
+                        kind="onehot", doc=f"slot {s}: word address = q + 4·n1 + 64·n2 (q = nibble 0 div 4)",
+                        stage="execute")
+        for lane in range(self.lanes):
+            n0, n1, n2 = ({total[(lane, i)]: 1.0} for i in range(3))
+            for d, x, n, step in (("q", n0, 4, 4), ("n1", n1, 16, 1), ("n2", n2, 2, 1)):
+                for v in range(n):  # one-hot v: [x >= v·step] − [x >= (v+1)·step]
+                    if v > 0:
+                        W.step(a, x, v * step - 0.5, {digits[(lane, d, v)]: 1.0})
+                    else:
+                        W.neuron({a: GAIN / 2}, {a: 1.0}, {digits[(lane, d, 0)]: 2.0 / GAIN})
+                    if v < n - 1:
+                        W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
+        W.writes.append(f"word.{s}")
+        R = self.L[B + 5]
+        ops = sp[f"op.{s}"]
+        for lane in range(self.lanes):
+            q = {}
+            for w in range(self.cfg.mem_words):
+                q[w] = (0, and_form({digits[(lane, "q", w % 4)]: 1.0, digits[(lane, "n1", (w // 4) % 16)]: 1.0,
+                                     digits[(lane, "n2", w // 64)]: 1.0, ops["ld.global"]: 1.0}, a))
+            R.heads.append(memory_file(sp, f"mem.{s}.{lane}", self.cfg.mem_words, q, self.results[s], lane))
+        R.reads += [f"word.{s}", f"op.{s}"]
+        R.writes.append(f"r.{s}")
+
+
+def _imm_equals(space: Space, s: int, k: int) -> Lin:
+    """A form that is 1 exactly when the slot's immediate is the small value k (0..7), else ≤ 0."""
+    a = space["anchor"].start
+    form: Lin = {}
+    for field in ("imm0", "imm1", "imm2", "imm3"):
+        for bit, ch in enumerate(_field_bits(space, s, field)):
+            want = (k >> bit) & 1 if field == "imm0" else 0
+            if want:
+                form[ch] = form.get(ch, 0.0) + 1.0
+            else:
+                form[ch] = form.get(ch, 0.0) - 1.0
+    ones = bin(k).count("1")
+    form[a] = form.get(a, 0.0) + 1.0 - ones
+    return form

@@ -1,0 +1,84 @@
+"""The execute pipeline (compiler/circuit/execute.py) in the stock transformers model.
+
+A hand-written straight-line program (blocks of at most 3 instructions, on a machine
+configured for 3 slots) runs in the reference interpreter; its prompt and its expected
+trace are fed to the model in one pass (teacher forcing: the R/M records the model will
+have to generate itself are given, so its register file follows the interpreter's). At
+every EXEC position, the result of each slot that writes a register must equal the
+interpreter's final value of that register, for every lane that ran.
+"""
+
+import dataclasses
+
+import pytest
+import torch
+
+from compiler.circuit.checkpoint import build_model
+from compiler.circuit.gpu import build_spec
+from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
+from compiler.machine.config import DEFAULT
+from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, ParamInfo, Program, Reg
+from engine.interpreter import Interpreter
+from engine.launch import build_launch
+
+CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+
+
+def R(n):
+    return Reg(n)
+
+
+def _program() -> Program:
+    I = Instr
+    blocks = [
+        [I(Op.SREG, R(1), (), "tid.x"), I(Op.PARAM, R(2), (Imm(0),)), I(Op.PARAM, R(3), (Imm(1),))],
+        [I(Op.ADD, R(4), (R(1), R(1))), I(Op.ADD, R(4), (R(4), R(4))), I(Op.ADD, R(5), (R(2), R(4)))],
+        [I(Op.LD, R(6), (R(5), Imm(0)), "global"), I(Op.ADD, R(7), (R(3), R(4))),
+         I(Op.LD, R(8), (R(7), Imm(0)), "global")],
+        [I(Op.SUB, R(9), (R(6), R(8))), I(Op.PARAM, R(10), (Imm(2),)), I(Op.ADD, R(11), (R(9), R(10)))],
+        [I(Op.MOV, R(12), (Imm(0x12345678),)), I(Op.SUB, R(13), (R(11), R(12))), I(Op.ADD, R(14), (R(13), Imm(-77)))],
+        [I(Op.SREG, R(1), (), "ntid.x"), I(Op.MOV, R(2), (R(14),)), I(Op.LD, R(3), (R(5), Imm(4)), "global")],
+        [I(Op.SREG, R(4), (), "laneid"), I(Op.SUB, R(5), (R(4), Imm(3))), I(Op.ADD, R(15), (R(5), R(1)))],
+    ]
+    blks = [Block(i, ins, Jump(i + 1) if i + 1 < len(blocks) else Exit()) for i, ins in enumerate(blocks)]
+    params = [ParamInfo("a", "int*", True, False), ParamInfo("b", "int*", True, False),
+              ParamInfo("k", "int", False, False)]
+    return Program("hand", blks, params, 0, 15, 0)
+
+
+@pytest.fixture(scope="module")
+def model():
+    spec = build_spec(CFG3)
+    return spec, build_model(spec, torch.float32)
+
+
+@pytest.mark.parametrize("block,a", [(4, "5,-3,1000,2147483647"), (3, "0,1,-1,-2147483648")])
+def test_slots_compute_the_interpreters_values(model, block, a):
+    spec, m = model
+    prog = _program()
+    launch = build_launch(prog, 1, block, {"a": a, "b": "2,7,-8,-1", "k": "100"}, CFG3)
+    res = Interpreter(prog, launch, CFG3).run()
+    toks = prompt_tokens(prog, launch, CFG3) + trace_tokens(res.trace)
+    ids = torch.tensor([Vocab().encode(toks)])
+    with torch.no_grad():
+        hs = m(input_ids=ids, output_hidden_states=True).hidden_states[len(spec.layers)][0].double()
+    execs = [i for i, t in enumerate(toks) if t.startswith("EXEC.")]
+    assert len(execs) == len(res.trace)
+    worst, checked = 0.0, 0
+    for pos, ev in zip(execs, res.trace):
+        blk = prog.blocks[ev.block]
+        last = {ins.dst.n: s for s, ins in enumerate(blk.instrs) if isinstance(ins.dst, Reg)}
+        for r, s in last.items():
+            g = spec.space[f"r.{s}"]
+            for lane in range(4):
+                if not ev.mask >> lane & 1:
+                    continue
+                nib = [float(hs[pos, g[(lane, i)]]) for i in range(8)]
+                worst = max(worst, max(abs(x - round(x)) for x in nib))
+                got = sum(int(round(x)) << (4 * i) for i, x in enumerate(nib)) & 0xFFFFFFFF
+                want = ev.reg_writes[lane][r] & 0xFFFFFFFF
+                assert got == want, (f"step {ev.step} block {ev.block} slot {s} ({blk.instrs[s]}) lane {lane}: "
+                                     f"model {got:#x}, interpreter {want:#x}")
+                checked += 1
+    assert checked > 20
+    assert worst < 0.1
