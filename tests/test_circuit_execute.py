@@ -82,3 +82,23 @@ def test_slots_compute_the_interpreters_values(model, block, a):
                 checked += 1
     assert checked > 20
     assert worst < 0.1
+
+
+@pytest.mark.parametrize("block", [4, 3])
+def test_teacher_forced_trace_is_predicted_token_by_token(model, block):
+    """The whole expected trace in one pass: at every position after GO the model's argmax
+    must be the next expected token (the prefill path of the real model)."""
+    spec, m = model
+    prog = _program()
+    launch = build_launch(prog, 1, block, {"a": "5,-3,1000,2147483647", "b": "2,7,-8,-1", "k": "100"}, CFG3)
+    res = Interpreter(prog, launch, CFG3).run()
+    prompt = prompt_tokens(prog, launch, CFG3)
+    toks = prompt + trace_tokens(res.trace)
+    ids = torch.tensor([Vocab().encode(toks)])
+    with torch.no_grad():
+        logits = m(input_ids=ids).logits[0]
+    pred = Vocab().decode(logits.argmax(-1).tolist())
+    start = len(prompt) - 1  # the GO position predicts the first EXEC
+    bad = [(i, toks[i], pred[i], toks[i + 1]) for i in range(start, len(toks) - 1) if pred[i] != toks[i + 1]]
+    assert not bad, f"{len(bad)} wrong predictions, first: after {bad[0][1]!r} (token {bad[0][0]}) " \
+                    f"the model says {bad[0][2]!r}, expected {bad[0][3]!r}"

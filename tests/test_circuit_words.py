@@ -19,7 +19,7 @@ from compiler.circuit.tokens import add_token_groups, all_embeddings, const_row
 from compiler.circuit.words import (constants_file, memory_file, register_file, value_group, word_keys)
 
 CONSTS = constant_names()
-CONST_ROWS = {r: r for r in range(18)}
+CONST_ROWS = {r: r for r in range(22)}
 
 
 def _spec():
@@ -77,7 +77,7 @@ def _program(seed):
             mem[w] = v
         else:
             name = CONSTS[i]
-            for lane in ([int(name.split(".")[2])] if name.startswith("tid.") else range(4)):
+            for lane in ([int(name.split(".")[2])] if name.startswith(("tid.", "present.")) else range(4)):
                 const[(const_row(name), lane)] = v
     return toks, probes
 

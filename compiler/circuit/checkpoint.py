@@ -158,7 +158,7 @@ def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
             for col, form in vh.z.items():
                 Z.add(hv * dv + col, form)
             # a written row of nnz equal entries normalises to sqrt(dv/nnz); the open gate silu(z) is VAMP
-            scale = 1.0 / ((dv / vh.nnz) ** 0.5 * VAMP)
+            scale = 1.0 / ((dv / vh.nnz) ** 0.5 * VAMP) if vh.read_scale is None else 1.0 / vh.read_scale
             for col, form in vh.out.items():
                 O.add(hv * dv + col, {i: v * scale for i, v in form.items()}, transpose=True)
     for acc in (W, Z, O):

@@ -60,7 +60,7 @@ class Schedule:
 
 def const_rows(warps: int) -> dict[int, int]:
     """Constants file rows (identity: K tokens address rows, see tokens.const_row)."""
-    return {r: r for r in range(10 + 2 * warps)}
+    return {r: r for r in range(10 + 3 * warps)}
 
 
 def _field_bits(space: Space, s: int, field: str) -> list[int]:
@@ -129,8 +129,12 @@ class SlotBuilder:
             for kind, v in srcs:
                 code = {"reg": v, "fwd": SRC_FWD + v, "imm": SRC_IMM, "jmm": SRC_JMM}[kind]
                 L.gated(a, _equals(sp, s, x, code), 8, {a: 1.0}, {g[(kind, v)]: 1.0})
+        dst = sp.add(f"dst.{s}", range(1, self.cfg.regs), kind="scalar",
+                     doc=f"slot {s}: destination register (0/1 per register)", stage="decode")
+        for r in range(1, self.cfg.regs):
+            L.gated(a, _equals(sp, s, "dst", r), 8, {a: 1.0}, {dst[r]: 1.0})
         L.reads.append(f"rom.bits.{s}")
-        L.writes += [f"op.{s}", *(f"src.{s}.{x}" for x in OPERANDS)]
+        L.writes += [f"op.{s}", *(f"src.{s}.{x}" for x in OPERANDS), f"dst.{s}"]
 
     # --- operands ---------------------------------------------------------------------------
     def operands(self, s: int) -> None:

@@ -15,6 +15,7 @@ from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import Vocab
 from compiler.circuit.execute import Schedule, SlotBuilder
+from compiler.circuit.writeback import WritebackBuilder
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
@@ -29,10 +30,12 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     add_token_groups(space, cfg.lanes)
     latch = build_latch(space, 0)
     sched = Schedule(slots=cfg.block.max_instrs)
-    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end)]
+    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + 3)]
     SlotBuilder(space, layers, cfg, sched).build()
+    wb = WritebackBuilder(space, layers, cfg, sched)
+    wb.build()
     for L in layers[1:]:
         L.doc = L.doc or "; ".join(dict.fromkeys(h.name.split(".")[0] for h in L.heads)) or "MLP only"
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
-                       embed=all_embeddings(space, vocab), unembed={}, layers=layers, dk=DK, dv=DV,
+                       embed=all_embeddings(space, vocab), unembed=wb.unembed(vocab), layers=layers, dk=DK, dv=DV,
                        heads_per_key=8, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})

@@ -65,6 +65,9 @@ class ValueHead:
     """column -> residual channels it adds to (weights apply to the normalised read-out)."""
     nnz: int = 1
     """Entries of a written row that are non-zero (fixes the per-head RMS normalisation)."""
+    read_scale: float | None = None
+    """Instead of ``nnz``: the read-out of an entry of size 1, after the head's RMS normalisation
+    and the open output gate (the out weights are divided by it)."""
     name: str = ""
 
 

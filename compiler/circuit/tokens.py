@@ -23,13 +23,14 @@ CONSTANTS = constant_names()
 
 def const_row(name: str, warps: int = 4) -> int:
     """Row of a launch constant in the constants file (lanes are value heads of the row):
-    params 0..7, ntid 8, nctaid 9, tid of warp w 10+w, ctaid of warp w 10+warps+w."""
+    params 0..7, ntid 8, nctaid 9, then per warp w: tid 10+w, ctaid 10+warps+w,
+    present 10+2·warps+w."""
     if name.startswith("param"):
         return int(name[5:])
     if name in ("ntid", "nctaid"):
         return 8 + (name == "nctaid")
     kind, w = name.split(".")[:2]
-    return 10 + int(w) + (warps if kind == "ctaid" else 0)
+    return 10 + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
 
 
 def add_token_groups(space: Space, lanes: int) -> None:
@@ -87,7 +88,8 @@ def embedding(space: Space, word: str) -> Lin:
         addr(int(parts[0]))
     elif kind == "K":  # the constants file row; per-lane constants (tid.w.l) also name their lane
         name = CONSTANTS[int(parts[0])]
-        addr(const_row(name), lane=int(name.split(".")[2]) if name.startswith("tid.") else NONE)
+        per_lane = name.startswith(("tid.", "present."))
+        addr(const_row(name), lane=int(name.split(".")[2]) if per_lane else NONE)
     elif kind == "F":
         e[space["pay.field"][parts[0]]] = 1.0
         byte(int(parts[1]), "pay")
