@@ -48,6 +48,11 @@ class ExecEvent:
     pred_writes: dict[int, dict[int, bool]] = field(default_factory=dict)
     mem_writes: list[tuple[int, int]] = field(default_factory=list)
     """(word, value) in the order the block wrote them."""
+    mem_write_src: list[tuple[int, int]] = field(default_factory=list)
+    """For each memory write: (k, lane) — the k-th memory-writing instruction (st/atom) of the
+    block, counted from 0 in program order, and the lane that wrote."""
+    writers_run: int = 0
+    """Memory-writing instructions of the block run so far (guarded-off ones included)."""
     mem_reads: list[int] = field(default_factory=list)
     next_pcs: dict[int, int | None] = field(default_factory=dict)
     """lane -> PC after the block (None: the lane exited)."""
@@ -311,6 +316,8 @@ class Interpreter:
             for lane in on:  # same word from several lanes: the highest lane wins
                 self.memory[words[lane]] = values[lane]
                 ev.mem_writes.append((words[lane], values[lane]))
+                ev.mem_write_src.append((ev.writers_run, lane))
+            ev.writers_run += 1
             return
         _, _, aop = ins.mod.partition(".")
         for lane in on:
@@ -319,7 +326,9 @@ class Interpreter:
             self.memory[words[lane]] = new
             ev.mem_reads.append(words[lane])
             ev.mem_writes.append((words[lane], new))
+            ev.mem_write_src.append((ev.writers_run, lane))
             results[lane] = old
+        ev.writers_run += 1
 
     # --- cross-lane ----------------------------------------------------------------------------
     def _lane_of_hw(self, w: WarpState, lane: int, hw: int) -> int | None:

@@ -39,6 +39,10 @@ def _program() -> Program:
         [I(Op.MOV, R(12), (Imm(0x12345678),)), I(Op.SUB, R(13), (R(11), R(12))), I(Op.ADD, R(14), (R(13), Imm(-77)))],
         [I(Op.SREG, R(1), (), "ntid.x"), I(Op.MOV, R(2), (R(14),)), I(Op.LD, R(3), (R(5), Imm(4)), "global")],
         [I(Op.SREG, R(4), (), "laneid"), I(Op.SUB, R(5), (R(4), Imm(3))), I(Op.ADD, R(15), (R(5), R(1)))],
+        [I(Op.PARAM, R(2), (Imm(0),)), I(Op.ST, None, (R(7), Imm(0), R(15)), "global"),
+         I(Op.ADD, R(6), (R(2), Imm(16)))],
+        [I(Op.ST, None, (R(6), Imm(-4), R(13)), "global"), I(Op.MOV, R(9), (Imm(-2),)),
+         I(Op.ST, None, (R(2), Imm(4), R(9)), "global")],
     ]
     blks = [Block(i, ins, Jump(i + 1) if i + 1 < len(blocks) else Exit()) for i, ins in enumerate(blocks)]
     params = [ParamInfo("a", "int*", True, False), ParamInfo("b", "int*", True, False),
@@ -68,6 +72,7 @@ def test_slots_compute_the_interpreters_values(model, block, a):
     for pos, ev in zip(execs, res.trace):
         blk = prog.blocks[ev.block]
         last = {ins.dst.n: s for s, ins in enumerate(blk.instrs) if isinstance(ins.dst, Reg)}
+        assert set(last) == set().union(*(set(w) for w in ev.reg_writes.values())) or not ev.reg_writes
         for r, s in last.items():
             g = spec.space[f"r.{s}"]
             for lane in range(4):

@@ -195,7 +195,9 @@ class SlotBuilder:
                 out = {res[(lane, i)]: 1.0}
                 W.gated(a, {ops["add"]: 1.0, ops["sub"]: 1.0}, 1, {total[(lane, i)]: 1.0}, out)
                 W.gated(a, {ops["mov"]: 1.0}, 1, {A[(lane, i)]: 1.0}, out)
-        W.reads += [f"sum.{s}", f"A.{s}", f"op.{s}"]
+                # a store's value rides in its result channels to the writeback stage
+                W.gated(a, {ops["st.global"]: 1.0}, 1, {sp[f"C.{s}"][(lane, i)]: 1.0}, out)
+        W.reads += [f"sum.{s}", f"A.{s}", f"C.{s}", f"op.{s}"]
         W.writes.append(f"r.{s}")
 
     # --- memory -------------------------------------------------------------------------------

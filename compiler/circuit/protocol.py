@@ -12,7 +12,9 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
   (-128..127), otherwise four tokens ``B0.x B1.x B2.x B3.x`` (little-endian bytes).
 * **R record** ``R.l.r value`` — lane l's register r gets the value.
   **P record** ``P.l.p.v`` — lane l's predicate p gets v (one token).
-  **M record** ``M.w value`` — memory word w gets the value (also used for memory init).
+  **M record** ``M.w value`` — memory word w gets the value (the memory image in the prompt);
+  in a trace ``M.w.l.k value``: the k-th memory-writing instruction of the block (st/atom,
+  from 0 in program order) wrote word w from lane l.
   **K record** ``K.i value`` — launch constant i (kernel parameters, sizes, thread ids).
 * ``GO`` ends the prompt; the model then writes the trace: ``EXEC.b.w`` (block b runs for
   warp w in one forward pass), the records of that step's register, predicate and memory
@@ -98,6 +100,8 @@ class Vocab:
         w += [f"R.{l}.{r}" for l in range(c.lanes) for r in range(1, c.regs)]
         w += [f"P.{l}.{p}.{v}" for l in range(c.lanes) for p in range(c.preds) for v in (0, 1)]
         w += [f"M.{a}" for a in range(c.mem_words)]
+        w += [f"M.{a}.{l}.{k}" for a in range(c.mem_words) for l in range(c.lanes)
+              for k in range(c.block.max_stores)]
         w += [f"K.{i}" for i in range(len(constant_names(c)))]
         w += [f"S.{x}" for x in range(-128, 128)]
         w += [f"B{k}.{x}" for k in range(4) for x in range(256)]
@@ -268,8 +272,8 @@ def step_tokens(ev) -> list[str]:
     for lane in sorted(ev.pred_writes):
         for p, v in sorted(ev.pred_writes[lane].items()):
             toks.append(f"P.{lane}.{p}.{int(v)}")
-    for word, v in ev.mem_writes:
-        toks += [f"M.{word}"] + value_tokens(v)
+    for (word, v), (k, lane) in zip(ev.mem_writes, ev.mem_write_src):
+        toks += [f"M.{word}.{lane}.{k}"] + value_tokens(v)
     return toks
 
 
@@ -337,7 +341,7 @@ def parse_trace(tokens: list[str]) -> tuple[list[Step], bool]:
             cur.preds.setdefault(lane, {})[p] = v
             i += 1
         elif kind == "M":
-            word = int(rest)
+            word = int(rest.split(".")[0])
             v, i = value(i + 1)
             cur.mem.append((word, v))
         else:

@@ -84,8 +84,11 @@ def embedding(space: Space, word: str) -> Lin:
         addr(int(parts[0]), slot=int(parts[1]))
     elif kind == "R":
         addr(int(parts[1]), lane=int(parts[0]))
-    elif kind == "M":
-        addr(int(parts[0]))
+    elif kind == "M":  # a trace write also names its lane and which store of the block (in addr.slot)
+        if len(parts) == 3:
+            addr(int(parts[0]), slot=int(parts[2]), lane=int(parts[1]))
+        else:
+            addr(int(parts[0]))
     elif kind == "K":  # the constants file row; per-lane constants (tid.w.l) also name their lane
         name = CONSTANTS[int(parts[0])]
         per_lane = name.startswith(("tid.", "present."))

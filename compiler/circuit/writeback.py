@@ -9,12 +9,17 @@ token. Layers (``E = Schedule.end``):
 layer      work
 =========  ==================================================================================
 ``E``      mixer: which lanes of the warp hold a thread (constants ``present``) → ``ran``;
-           MLP: the current record (``cur``), which slot last wrote the current register
-           (``eqcur``), which registers the block writes (``written``)
-``E + 1``  MLP: items still to send (``pending``), the slot holding the current value (``lastw``)
-``E + 2``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
-           slot), read with output gates open only for (current lane, last writer);
-           MLP: the next token's parts (``emit.*``): next record, short/long value, bytes
+           MLP: the current record (``cur``, ``curm``), which slots write the current register
+           (``eqcur``), which registers the block writes (``written``), which slot is the
+           block's k-th store (``storek``)
+``E + 1``  MLP: records still to send (``pending``, ``pendm``), the slot holding the value
+           being sent (``cursel``)
+``E + 2``  MLP: the next record, or the next ``EXEC`` / ``END`` (``emit``)
+``E + 3``  MLP: the slot and lane of the next store (``nextsel``)
+``E + 4``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
+           slot: result nibbles, store address nibbles), read with output gates open only
+           for the value being sent and the next store's address;
+           MLP: short or long value, the nibbles and address digits as one-hots
 =========  ==================================================================================
 
 The LM head scores each token by its parts (``unembed``): a token whose parts are all on
@@ -55,6 +60,10 @@ class WritebackBuilder:
         self.staging()
         self.emit()
 
+    @staticmethod
+    def layers_after(sched: Schedule) -> int:
+        return 5
+
     # --- the block's terminator ---------------------------------------------------------------
     def terminator(self) -> None:
         sp, a = self.sp, self.a
@@ -71,116 +80,173 @@ class WritebackBuilder:
         D.reads.append(f"rom.bits.{TERM_SLOT}")
         D.writes.append("term")
 
-    # --- E, E+1: where are we in the step's records ---------------------------------------
+    # --- E .. E+3: where are we in the step's records ------------------------------------------
     def bookkeeping(self) -> None:
         sp, a = self.sp, self.a
         E = self.sched.end
+        slots, lanes = self.slots, self.lanes
+        stores = self.cfg.block.max_stores
         M0 = self.L[E]
         ran = value_group(sp, "ran", "lanes of the current warp that hold a thread (nibble 0: 1/0)",
-                          "writeback", self.lanes)
+                          "writeback", lanes)
         xw = sp["ctx.warp"]
         rows = {r: r for r in range(10 + 3 * self.cfg.max_warps)}
         q = {const_row(f"present.{w}.0"): (0, and_form({xw[w]: 1.0}, a)) for w in range(self.cfg.max_warps)}
-        M0.heads.append(constants_file(sp, "present", rows, self.lanes, q, ran))
+        M0.heads.append(constants_file(sp, "present", rows, lanes, q, ran))
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
-        latch_kind = sp["latch.kind"]
+        lkind, lslot = sp["latch.kind"], sp["latch.slot"]
+        self.mitems = [(k, l) for k in range(stores) for l in range(lanes)]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
                      "from the latch (0/1)", stage="writeback")
-        eqcur = sp.add("eqcur", range(self.slots), kind="scalar",
+        curm = sp.add("curm", self.mitems, kind="scalar", doc="the memory record being sent (store k, lane), "
+                      "from the latch (0/1)", stage="writeback")
+        eqcur = sp.add("eqcur", range(slots), kind="scalar",
                        doc="slot s writes the current record's register (0/1)", stage="writeback")
         written = sp.add("written", range(1, self.cfg.regs), kind="scalar",
                          doc="the block writes register r (0/1)", stage="writeback")
+        sk = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
+                    doc="slot s is the block's k-th store (0/1)", stage="writeback")
         for l, r in self.items:
-            M0.gated(a, {latch_kind["R"]: 1.0, lane[l]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
+            M0.gated(a, {lkind["R"]: 1.0, lane[l]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                      {cur[(l, r)]: 1.0})
-        for s in range(self.slots):
+        for k, l in self.mitems:
+            M0.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, lane[l]: 1.0}, 3, {a: 1.0}, {curm[(k, l)]: 1.0})
+        for s in range(slots):
             dst = sp[f"dst.{s}"]
             for r in range(1, self.cfg.regs):
-                M0.gated(a, {dst[r]: 1.0, latch_kind["R"]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
+                M0.gated(a, {dst[r]: 1.0, lkind["R"]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                          {eqcur[s]: 1.0})
+            st = sp[f"op.{s}"]["st.global"]
+            before = {sp[f"op.{t}"]["st.global"]: 1.0 for t in range(s)}
+            M0.gated(a, lin({st: 1.0}, {c: -w for c, w in before.items()}), 1, {a: 1.0}, {sk[(0, s)]: 1.0})
+            if stores > 1:  # the second store: one store before it (a block has at most max_stores)
+                M0.gated(a, lin({st: 1.0}, before), 2, {a: 1.0}, {sk[(1, s)]: 1.0})
         for r in range(1, self.cfg.regs):
-            M0.step(a, {sp[f"dst.{s}"][r]: 1.0 for s in range(self.slots)}, 0.5, {written[r]: 1.0})
-        M0.reads += ["latch.*", "dst.*", "ctx.warp"]
-        M0.writes += ["ran", "cur", "eqcur", "written"]
+            M0.step(a, {sp[f"dst.{s}"][r]: 1.0 for s in range(slots)}, 0.5, {written[r]: 1.0})
+        M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
+        M0.writes += ["ran", "cur", "curm", "eqcur", "written", "storek"]
 
         M1 = self.L[E + 1]
         pending = sp.add("pending", self.items, kind="scalar",
                          doc="register records of this step not sent yet (0/1)", stage="writeback")
-        lastw = sp.add("lastw", range(self.slots), kind="scalar",
-                       doc="slot s holds the current register's final value (0/1)", stage="writeback")
+        pendm = sp.add("pendm", self.mitems, kind="scalar",
+                       doc="memory records of this step not sent yet (0/1)", stage="writeback")
+        cursel = sp.add("cursel", range(slots), kind="scalar",
+                        doc="slot s holds the value being sent (register: last writer; memory: the store)",
+                        stage="writeback")
         for n, (l, r) in enumerate(self.items):
             # after the current record in (lane, register) order, or everything right after EXEC
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
             M1.step(a, lin({ran[(l, 0)]: 1.0, written[r]: 1.0}, after), 2.5, {pending[(l, r)]: 1.0})
-        for s in range(self.slots):
-            later = {eqcur[t]: -1.0 for t in range(s + 1, self.slots)}
-            M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {lastw[s]: 1.0})
-        M1.reads += ["ran", "written", "cur", "eqcur", "tok.kind"]
-        M1.writes += ["pending", "lastw"]
+        for n, (k, l) in enumerate(self.mitems):
+            has = {sk[(k, s)]: 1.0 for s in range(slots)}
+            after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0})
+            M1.step(a, lin({ran[(l, 0)]: 1.0}, has, after), 2.5, {pendm[(k, l)]: 1.0})
+        for s in range(slots):
+            later = {eqcur[t]: -1.0 for t in range(s + 1, slots)}
+            M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {cursel[s]: 1.0})
+            for k in range(stores):
+                M1.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, sk[(k, s)]: 1.0}, 3, {a: 1.0}, {cursel[s]: 1.0})
+        M1.reads += ["ran", "written", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
+        M1.writes += ["pending", "pendm", "cursel"]
 
-    # --- E+2 mixer: staging ---------------------------------------------------------------------
+        M2 = self.L[E + 2]
+        term = sp["term"]
+        done = self._done()
+        emit = sp.add("emit", [("R", i) for i in self.items] + [("M", i) for i in self.mitems]
+                      + [("EXEC", t) for t in range(self.cfg.rom_blocks)] + ["END", "S"], kind="scalar",
+                      doc="parts of the next token (0/1)", stage="writeback")
+        any_r = {pending[i]: -1.0 for i in self.items}
+        total = lin(any_r, {pendm[i]: -1.0 for i in self.mitems})
+        for n, i in enumerate(self.items):  # the first pending record is next: registers, then memory
+            M2.gated(a, lin(done, {pending[i]: 1.0}, {pending[j]: -1.0 for j in self.items[:n]}), 2, {a: 1.0},
+                     {emit[("R", i)]: 1.0})
+        for n, i in enumerate(self.mitems):
+            M2.gated(a, lin(done, {pendm[i]: 1.0}, any_r, {pendm[j]: -1.0 for j in self.mitems[:n]}), 2,
+                     {a: 1.0}, {emit[("M", i)]: 1.0})
+        for t in range(self.cfg.rom_blocks):
+            M2.gated(a, lin(done, {term[("jump", t)]: 1.0}, total), 2, {a: 1.0}, {emit[("EXEC", t)]: 1.0})
+        M2.gated(a, lin(done, {term["exit"]: 1.0}, total), 2, {a: 1.0}, {emit["END"]: 1.0})
+        M2.reads += ["pending", "pendm", "term", "tok.kind"]
+        M2.writes.append("emit")
+
+        M3 = self.L[E + 3]
+        nextsel = sp.add("nextsel", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
+                         doc="the next record is a store by slot s in lane l (its address is needed now)",
+                         stage="writeback")
+        for k, l in self.mitems:
+            for s in range(slots):
+                M3.gated(a, {emit[("M", (k, l))]: 1.0, sk[(k, s)]: 1.0}, 2, {a: 1.0}, {nextsel[(l, s)]: 1.0})
+        M3.reads += ["emit", "storek"]
+        M3.writes.append("nextsel")
+
+    # --- E+4 mixer: staging ---------------------------------------------------------------------
     def staging(self) -> None:
         sp, a = self.sp, self.a
-        S = self.L[self.sched.end + 2]
+        S = self.L[self.sched.end + 4]
         kind = sp["tok.kind"]
-        lane, lastw = sp["latch.lane"], sp["lastw"]
+        lane, cursel, nextsel = sp["latch.lane"], sp["cursel"], sp["nextsel"]
         val = value_group(sp, "emit.v", "the value being sent (read from staging)", "writeback")
+        adr = sp.add("emit.a", range(3), kind="scalar", doc="nibbles 0..2 of the next store's byte address",
+                     stage="writeback")
         on = {a: GAIN / 2}
         at_exec = {kind["EXEC"]: GAIN, a: -GAIN / 2}
         scale = 8.0 * VAMP / STAGE_REF  # read-out of a unit entry: STAGE_REF dominates the row's RMS
         for l in range(self.lanes):
             head = KeyHead(name=f"stage.{l}", q={0: (0, dict(on))}, k={0: (0, dict(at_exec))})
             for s in range(self.slots):
-                res = sp[f"r.{s}"]
+                res, total = sp[f"r.{s}"], sp[f"sum.{s}"]
                 vh = ValueHead(name=f"stage.{l}.{s}", beta=dict(at_exec), read_scale=scale)
-                gate = {lane[l]: GAIN, lastw[s]: GAIN, a: -1.5 * GAIN}
-                for i in range(8):  # column i: nibble i + 32; column 8: 32; column 9: STAGE_REF
-                    vh.v[i] = (0, {res[(l, i)]: 1.0, a: NIB_OFFSET})
-                    vh.z[i] = dict(gate)
-                    vh.out[i] = {val[(0, i)]: 1.0}
-                vh.v[8] = (0, {a: NIB_OFFSET})
-                vh.z[8] = dict(gate)
-                vh.out[8] = {val[(0, i)]: -1.0 for i in range(8)}
-                vh.v[9] = (0, {a: STAGE_REF})
-                vh.z[9] = dict(gate)
+                now = {lane[l]: GAIN, cursel[s]: GAIN, a: -1.5 * GAIN}   # the value being sent
+                nxt = {nextsel[(l, s)]: GAIN, a: -GAIN / 2}               # the next store's address
+                # columns 0..7: value nibbles + 32; 8: 32; 9: STAGE_REF; 10..12: address nibbles + 32; 13: 32
+                for i in range(8):
+                    vh.v[i], vh.z[i], vh.out[i] = (0, {res[(l, i)]: 1.0, a: NIB_OFFSET}), dict(now), {val[(0, i)]: 1.0}
+                vh.v[8], vh.z[8], vh.out[8] = (0, {a: NIB_OFFSET}), dict(now), {val[(0, i)]: -1.0 for i in range(8)}
+                vh.v[9], vh.z[9] = (0, {a: STAGE_REF}), dict(now)
+                for i in range(3):
+                    vh.v[10 + i], vh.z[10 + i] = (0, {total[(l, i)]: 1.0, a: NIB_OFFSET}), dict(nxt)
+                    vh.out[10 + i] = {adr[i]: 1.0}
+                vh.v[13], vh.z[13], vh.out[13] = (0, {a: NIB_OFFSET}), dict(nxt), {adr[i]: -1.0 for i in range(3)}
                 head.values.append(vh)
             S.heads.append(head)
-        S.reads += ["r.*", "latch.lane", "lastw"]
-        S.writes.append("emit.v")
+        S.reads += ["r.*", "sum.*", "latch.lane", "cursel", "nextsel"]
+        S.writes += ["emit.v", "emit.a"]
 
-    # --- E+2 MLP: the next token's parts --------------------------------------------------------
+    # --- E+4 MLP: the value and address digits of the next token ------------------------------
     def emit(self) -> None:
         sp, a = self.sp, self.a
-        L = self.L[self.sched.end + 2]
-        kind = sp["tok.kind"]
-        pending, term, val = sp["pending"], sp["term"], sp["emit.v"]
-        done = self._done()
-        emit = sp.add("emit", [("R", i) for i in self.items] + [("EXEC", t) for t in range(self.cfg.rom_blocks)]
-                      + ["END", "S"], kind="scalar", doc="parts of the next token (0/1)", stage="writeback")
-        total = {pending[i]: -1.0 for i in self.items}
-        for n, i in enumerate(self.items):  # the first pending record is next
-            form = lin(done, {pending[i]: 1.0}, {pending[j]: -1.0 for j in self.items[:n]})
-            L.gated(a, form, 2, {a: 1.0}, {emit[("R", i)]: 1.0})
-        for t in range(self.cfg.rom_blocks):
-            L.gated(a, lin(done, {term[("jump", t)]: 1.0}, total), 2, {a: 1.0}, {emit[("EXEC", t)]: 1.0})
-        L.gated(a, lin(done, {term["exit"]: 1.0}, total), 2, {a: 1.0}, {emit["END"]: 1.0})
+        L = self.L[self.sched.end + 4]
+        kind, val, adr, emit = sp["tok.kind"], sp["emit.v"], sp["emit.a"], sp["emit"]
         # short value: bits 7..31 all equal, i.e. 16·(n2 + … + n7) + n1 is ≤ 7 or ≥ 16·90 + 8
         hi = lin({val[(0, i)]: 16.0 for i in range(2, 8)}, {val[(0, 1)]: 1.0})
         L.flag_step(a, {k: -v for k, v in hi.items()}, -7.5, {emit["S"]: 1.0}, kind["R"])
         L.flag_step(a, hi, 16 * 90 + 7.5, {emit["S"]: 1.0}, kind["R"])
+        L.flag_step(a, {k: -v for k, v in hi.items()}, -7.5, {emit["S"]: 1.0}, kind["M"])
+        L.flag_step(a, hi, 16 * 90 + 7.5, {emit["S"]: 1.0}, kind["M"])
         nib = sp.add("emit.nib", [(i, d) for i in range(8) for d in range(16)], kind="onehot",
                      doc="nibble i of the value being sent is d", stage="writeback")
         for i in range(8):
-            x = {val[(0, i)]: 1.0}
-            for d in range(16):
-                if d == 0:
-                    L.neuron({a: GAIN / 2}, {a: 1.0}, {nib[(i, 0)]: 2.0 / GAIN})
-                else:
-                    L.step(a, x, d - 0.5, {nib[(i, d)]: 1.0})
-                if d < 15:
-                    L.step(a, x, d + 0.5, {nib[(i, d)]: -1.0})
-        L.reads += ["pending", "term", "emit.v", "tok.kind"]
-        L.writes += ["emit", "emit.nib"]
+            self._onehot(L, {val[(0, i)]: 1.0}, [(nib[(i, d)], d) for d in range(16)], 1)
+        digits = sp.add("emit.w", [("q", v) for v in range(4)] + [("n1", v) for v in range(16)]
+                        + [("n2", v) for v in range(2)], kind="onehot",
+                        doc="word address of the next store: q + 4·n1 + 64·n2", stage="writeback")
+        self._onehot(L, {adr[0]: 1.0}, [(digits[("q", v)], v) for v in range(4)], 4)
+        self._onehot(L, {adr[1]: 1.0}, [(digits[("n1", v)], v) for v in range(16)], 1)
+        self._onehot(L, {adr[2]: 1.0}, [(digits[("n2", v)], v) for v in range(2)], 1)
+        L.reads += ["emit.v", "emit.a", "tok.kind"]
+        L.writes += ["emit", "emit.nib", "emit.w"]
+
+    def _onehot(self, L: LayerSpec, x: Lin, outs: list[tuple[int, int]], step: int) -> None:
+        """One-hot of ``floor(x / step)`` over the listed values: [x ≥ v·step] − [x ≥ (v+1)·step]."""
+        a = self.a
+        for ch, v in outs:
+            if v == 0:
+                L.neuron({a: GAIN / 2}, {a: 1.0}, {ch: 2.0 / GAIN})
+            else:
+                L.step(a, x, v * step - 0.5, {ch: 1.0})
+            if v < outs[-1][1]:
+                L.step(a, x, (v + 1) * step - 0.5, {ch: -1.0})
 
     def _done(self) -> Lin:
         """1 when the current token ends a record (EXEC, S, B3): the next token starts a new one."""
@@ -201,6 +267,8 @@ class WritebackBuilder:
             return [{nib[(2 * k, x & 15)]: 1.0}, {nib[(2 * k + 1, x >> 4)]: 1.0}]
 
         is_b = [{sp[f"b{k}"][(0, v)]: 1.0 for v in (0, 1)} for k in range(4)]
+        digits = sp["emit.w"]
+        first_byte = lin({kind["R"]: 1.0, kind["M"]: 1.0}, {emit["S"]: -1.0})
         for t, w in enumerate(vocab.words):
             kind_, _, rest = w.partition(".")
             if kind_ == "R":
@@ -211,13 +279,17 @@ class WritebackBuilder:
                 rows[t] = score([{emit[("EXEC", b)]: 1.0}, {xw[wp]: 1.0}])
                 if (b, wp) == (0, 0):  # GO starts the launch: warp 0 runs block 0 first
                     rows[t] = lin(rows[t], {kind["GO"]: 2 * SCORE})
+            elif kind_ == "M" and rest.count(".") == 2:
+                wd, l, k = map(int, rest.split("."))
+                rows[t] = score([{emit[("M", (k, l))]: 1.0}, {digits[("q", wd % 4)]: 1.0},
+                                 {digits[("n1", (wd // 4) % 16)]: 1.0}, {digits[("n2", wd // 64)]: 1.0}])
             elif w == "END":
                 rows[t] = score([{emit["END"]: 1.0}])
             elif kind_ == "S":
                 rows[t] = score([{emit["S"]: 1.0}, *byte(0, int(rest) & 0xFF)])
             elif kind_ in ("B0", "B1", "B2", "B3"):
                 k, x = int(kind_[1]), int(rest)
-                first = lin({kind["R"]: 1.0}, {emit["S"]: -1.0}) if k == 0 else is_b[k - 1]
+                first = first_byte if k == 0 else is_b[k - 1]
                 rows[t] = score([first, *byte(k, x)])
         return rows
 
