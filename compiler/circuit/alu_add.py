@@ -78,12 +78,12 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
     stage = L1.stage
     flag_groups = list(dict.fromkeys(grp.name for f in (is_add, is_sub)
                                      for grp in space.groups.values() if f in grp.indices))
-    g = space.add(f"{prefix}.g", [_ch(l, i) for l in range(LANES) for i in range(NIBBLES - 1)], kind="scalar",
+    g = space.shared(f"{prefix}.g", [_ch(l, i) for l in range(LANES) for i in range(NIBBLES - 1)], kind="scalar",
                   stage=stage, doc="adder generate: [a_i + b'_i (+cin at nibble 0) >= 16], 0/1 "
                   "(b' = b for add, 15 - b for sub); g[n0] is also the carry into nibble 1")
-    p = space.add(f"{prefix}.p", [_ch(l, i) for l in range(LANES) for i in range(1, NIBBLES - 1)], kind="scalar",
+    p = space.shared(f"{prefix}.p", [_ch(l, i) for l in range(LANES) for i in range(1, NIBBLES - 1)], kind="scalar",
                   stage=stage, doc="adder propagate: [a_i + b'_i == 15], 0/1")
-    c = space.add(f"{prefix}.c", [_ch(l, i) for l in range(LANES) for i in range(2, NIBBLES)], kind="scalar",
+    c = space.shared(f"{prefix}.c", [_ch(l, i) for l in range(LANES) for i in range(2, NIBBLES)], kind="scalar",
                   stage=stage, doc="adder carry into nibble i (2..7), 0/1 (carry-lookahead over g/p)")
     ops = ((is_add, +1.0, 0.0, 0.0), (is_sub, -1.0, 15.0, 1.0))  # flag, b sign, constant, carry-in
 

@@ -63,8 +63,14 @@ def const_rows(warps: int) -> dict[int, int]:
     return {r: r for r in range(10 + 3 * warps)}
 
 
+def bits_name(s: int) -> str:
+    """The clean-bits bank of a slot: one bank for the instruction slots (each clears it after its
+    mux), its own group for the terminator."""
+    return f"rom.bits.{TERM_SLOT}" if s == TERM_SLOT else "rom.bits"
+
+
 def _field_bits(space: Space, s: int, field: str) -> list[int]:
-    g = space[f"rom.bits.{s}"]
+    g = space[bits_name(s)]
     return [g[(field, k)] for k in range(8)]
 
 
@@ -110,8 +116,8 @@ class SlotBuilder:
     # --- fetch and decode -------------------------------------------------------------------
     def fetch(self, s: int) -> None:
         L = self.L[self.sched.fetch(s)]
-        build_rom_slot(L, self.sp, s, self.cfg.rom_blocks)
-        build_rom_decode(L, self.sp, s)
+        build_rom_slot(L, self.sp, s, self.cfg.rom_blocks, raw_name="rom.raw")
+        build_rom_decode(L, self.sp, s, raw_name="rom.raw", bits_name="rom.bits")
 
     def decode(self, s: int) -> None:
         sp, a = self.sp, self.a
@@ -122,29 +128,29 @@ class SlotBuilder:
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[name]: 1.0})
         for name in ("add", "ld.global", "st.global"):
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["add-like"]: 1.0})
-        srcs = [("reg", r) for r in range(1, self.cfg.regs)] + [("fwd", j) for j in range(s)] + [("imm", 0), ("jmm", 0)]
+        srcs = ([("reg", r) for r in range(1, self.cfg.regs)] + [("fwd", j) for j in range(self.sched.slots)]
+                + [("imm", 0), ("jmm", 0)])
         for x in OPERANDS:
-            g = sp.add(f"src.{s}.{x}", srcs, kind="scalar", doc=f"slot {s}: where operand {x} comes from (0/1)",
-                       stage="decode")
-            for kind, v in srcs:
+            g = sp.shared(f"src.{x}", srcs, kind="scalar", doc=f"where operand {x} of the slot being decoded "
+                          "comes from (0/1; bank, cleared after the mux)", stage="decode")
+            for kind, v in srcs[:len(srcs) - 2 - self.sched.slots + s] + srcs[-2:]:
                 code = {"reg": v, "fwd": SRC_FWD + v, "imm": SRC_IMM, "jmm": SRC_JMM}[kind]
                 L.gated(a, _equals(sp, s, x, code), 8, {a: 1.0}, {g[(kind, v)]: 1.0})
         dst = sp.add(f"dst.{s}", range(1, self.cfg.regs), kind="scalar",
                      doc=f"slot {s}: destination register (0/1 per register)", stage="decode")
         for r in range(1, self.cfg.regs):
             L.gated(a, _equals(sp, s, "dst", r), 8, {a: 1.0}, {dst[r]: 1.0})
-        L.reads.append(f"rom.bits.{s}")
-        L.writes += [f"op.{s}", *(f"src.{s}.{x}" for x in OPERANDS), f"dst.{s}"]
+        L.reads.append("rom.bits")
+        L.writes += [f"op.{s}", *(f"src.{x}" for x in OPERANDS), f"dst.{s}"]
 
     # --- operands ---------------------------------------------------------------------------
     def operands(self, s: int) -> None:
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
         ports = self.L[B - 1]
-        vals = {x: value_group(sp, f"{x.upper()}.{s}", f"slot {s}: operand {x}, 4 lanes", "decode", self.lanes)
-                for x in OPERANDS}
+        vals = self.operand_groups(s)
         for x in OPERANDS:
-            src = sp[f"src.{s}.{x}"]
+            src = sp[f"src.{x}"]
             query = {r: (0, and_form({src[("reg", r)]: 1.0}, a)) for r in range(1, self.cfg.regs)}
             ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x]))
         # launch constants: param (index = immediate, 0..7) and sreg
@@ -162,12 +168,12 @@ class SlotBuilder:
             q[10 + w] = (0, lin({ops["sreg.tid.x"]: GAIN, ops["sreg.laneid"]: GAIN, xw[w]: GAIN}, (a, -1.5 * GAIN)))
             q[10 + self.cfg.max_warps + w] = (0, and_form({ops["sreg.ctaid.x"]: 1.0, xw[w]: 1.0}, a))
         ports.heads.append(constants_file(sp, f"const.{s}", rows, self.lanes, q, self.results[s]))
-        ports.reads += [f"src.{s}.*", f"op.{s}", "ctx.warp"]
-        ports.writes += [*(f"{x.upper()}.{s}" for x in OPERANDS), f"r.{s}"]
+        ports.reads += ["src.*", f"op.{s}", "ctx.warp"]
+        ports.writes += [*(vals[x].name for x in OPERANDS), f"r.{s}"]
         # the mux: forwarded results and immediates (register reads already landed in the groups)
         M = self.L[B]
         for x in OPERANDS:
-            src = sp[f"src.{s}.{x}"]
+            src = sp[f"src.{x}"]
             for lane in range(self.lanes):
                 for i in range(8):
                     out = {vals[x][(lane, i)]: 1.0}
@@ -175,42 +181,59 @@ class SlotBuilder:
                         M.gated(a, {src[("fwd", j)]: 1.0}, 1, {self.results[j][(lane, i)]: 1.0}, out)
                     M.gated(a, {src[("imm", 0)]: 1.0}, 1, _nibble_form(sp, s, "imm", i), out)
                     M.gated(a, {src[("jmm", 0)]: 1.0}, 1, _nibble_form(sp, s, "jmm", i), out)
-        M.reads += [f"src.{s}.*", *(f"r.{j}" for j in range(s)), f"rom.bits.{s}"]
-        M.writes += [f"{x.upper()}.{s}" for x in OPERANDS]
+        for x in OPERANDS:  # the decode banks are free again for the next slot
+            M.clear(a, sp[f"src.{x}"].indices)
+        M.clear(a, sp["rom.bits"].indices)
+        M.reads += ["src.*", *(f"r.{j}" for j in range(s)), "rom.bits"]
+        M.writes += [vals[x].name for x in OPERANDS]
+
+    def operand_groups(self, s: int) -> dict:
+        """Operand banks: two sets, used by even and odd slots (a slot's operands live from its
+        register read to its result, overlapping the next slot's read)."""
+        par = "even" if s % 2 == 0 else "odd"
+        return {x: self.sp.shared(f"{x.upper()}.{par}", [(l, i) for l in range(self.lanes) for i in range(8)],
+                                  kind="scalar", doc=f"operand {x} of the {par} slots, 4 lanes (bank)",
+                                  stage="decode") for x in OPERANDS}
 
     # --- ALU ----------------------------------------------------------------------------------
     def alu(self, s: int) -> None:
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
         ops = sp[f"op.{s}"]
-        total = value_group(sp, f"sum.{s}", f"slot {s}: adder output (add/sub result, ld/st address)",
-                            "execute", self.lanes)
-        build_add_sub(self.L[B + 1:B + 4], sp, a, sp[f"A.{s}"], sp[f"B.{s}"], total, ops["add-like"], ops["sub"],
-                      f"add.{s}")
+        vals = self.operand_groups(s)
+        total = sp.shared("sum", [(l, i) for l in range(self.lanes) for i in range(8)], kind="scalar",
+                          doc="adder output of the slot in execute (add/sub result, ld/st address; bank)",
+                          stage="execute")
+        build_add_sub(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], total, ops["add-like"], ops["sub"], "add")
         W = self.L[B + 4]
         res = self.results[s]
-        A = sp[f"A.{s}"]
+        A = vals["a"]
         for lane in range(self.lanes):
             for i in range(8):
                 out = {res[(lane, i)]: 1.0}
                 W.gated(a, {ops["add"]: 1.0, ops["sub"]: 1.0}, 1, {total[(lane, i)]: 1.0}, out)
                 W.gated(a, {ops["mov"]: 1.0}, 1, {A[(lane, i)]: 1.0}, out)
                 # a store's value rides in its result channels to the writeback stage
-                W.gated(a, {ops["st.global"]: 1.0}, 1, {sp[f"C.{s}"][(lane, i)]: 1.0}, out)
-        W.reads += [f"sum.{s}", f"A.{s}", f"C.{s}", f"op.{s}"]
-        W.writes.append(f"r.{s}")
+                W.gated(a, {ops["st.global"]: 1.0}, 1, {vals["c"][(lane, i)]: 1.0}, out)
+        saddr = sp.add(f"saddr.{s}", [(l, i) for l in range(self.lanes) for i in range(3)], kind="scalar",
+                       doc=f"slot {s}: byte address nibbles 0..2 of its store (for the M record)", stage="execute")
+        for lane in range(self.lanes):
+            for i in range(3):
+                W.gated(a, {ops["st.global"]: 1.0}, 1, {total[(lane, i)]: 1.0}, {saddr[(lane, i)]: 1.0})
+        W.reads += ["sum", vals["a"].name, vals["c"].name, f"op.{s}"]
+        W.writes += [f"r.{s}", f"saddr.{s}"]
 
     # --- memory -------------------------------------------------------------------------------
     def memory(self, s: int) -> None:
         """Word address of ld/st → per-lane one-hot digits, then the read of a ``ld``."""
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        total = sp[f"sum.{s}"]
+        total = sp["sum"]
         W = self.L[B + 4]
-        digits = sp.add(f"word.{s}", [(lane, d, v) for lane in range(self.lanes)
-                                      for d, n in (("q", 4), ("n1", 16), ("n2", 2)) for v in range(n)],
-                        kind="onehot", doc=f"slot {s}: word address = q + 4·n1 + 64·n2 (q = nibble 0 div 4)",
-                        stage="execute")
+        digits = sp.shared("word", [(lane, d, v) for lane in range(self.lanes)
+                                    for d, n in (("q", 4), ("n1", 16), ("n2", 2)) for v in range(n)],
+                           kind="onehot", doc="word address of a ld/st = q + 4·n1 + 64·n2 (q = nibble 0 div 4; bank)",
+                           stage="execute")
         for lane in range(self.lanes):
             n0, n1, n2 = ({total[(lane, i)]: 1.0} for i in range(3))
             for d, x, n, step in (("q", n0, 4, 4), ("n1", n1, 16, 1), ("n2", n2, 2, 1)):
@@ -221,7 +244,11 @@ class SlotBuilder:
                         W.neuron({a: GAIN / 2}, {a: 1.0}, {digits[(lane, d, 0)]: 2.0 / GAIN})
                     if v < n - 1:
                         W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
-        W.writes.append(f"word.{s}")
+        # the slot's operand, adder and sum banks are free again
+        vals = self.operand_groups(s)
+        for g in (*vals.values(), total, sp["add.g"], sp["add.p"], sp["add.c"]):
+            W.clear(a, g.indices)
+        W.writes.append("word")
         R = self.L[B + 5]
         ops = sp[f"op.{s}"]
         for lane in range(self.lanes):
@@ -230,7 +257,8 @@ class SlotBuilder:
                 q[w] = (0, and_form({digits[(lane, "q", w % 4)]: 1.0, digits[(lane, "n1", (w // 4) % 16)]: 1.0,
                                      digits[(lane, "n2", w // 64)]: 1.0, ops["ld.global"]: 1.0}, a))
             R.heads.append(memory_file(sp, f"mem.{s}.{lane}", self.cfg.mem_words, q, self.results[s], lane))
-        R.reads += [f"word.{s}", f"op.{s}"]
+        R.clear(a, digits.indices)
+        R.reads += ["word", f"op.{s}"]
         R.writes.append(f"r.{s}")
 
 

@@ -119,6 +119,12 @@ class LayerSpec:
             g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)))
             self.neuron(g, {flag: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
+    def clear(self, anchor: int, channels) -> None:
+        """Subtract the current value of each channel (one neuron each), so a bank can be reused.
+        Leaves about 1e-5 of the value (the RMS drift of the read), far below every margin."""
+        for c in channels:
+            self.neuron({anchor: GAIN / 2}, {c: 1.0}, {c: -2.0 / GAIN})
+
     def gated(self, anchor: int, flags: Lin, n: int, value: Lin, out: Lin) -> None:
         """``out += value`` when all ``n`` flags (0/1) are on, else ~0 (1 neuron: silu(±GAIN/2)·value).
         An AND: the flags must never sum to more than ``n`` (n + 1 would pass 3× the value)."""

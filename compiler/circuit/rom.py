@@ -33,14 +33,14 @@ def latched(space: Space, kind: str, index: int) -> dict[int, float]:
     return {space["latch.kind"][kind]: 1.0, space["latch.hi"][index // 16]: 1.0, space["latch.lo"][index % 16]: 1.0}
 
 
-def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
+def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int, raw_name: str | None = None) -> None:
     """One key head holding slot ``slot`` of every block; every token reads the slot of the current
     step's block (``ctx.block``, latched from ``EXEC.b.w``) into ``rom.raw.<slot>``."""
     a = space["anchor"].start
     field, lslot, xb = space["pay.field"], space["latch.slot"], space["ctx.block"]
-    raw = space.add(f"rom.raw.{slot}", [(f, k) for f in FIELDS for k in range(BITS)], kind="scalar",
-                    doc=f"slot {slot} fields as fetched: per bit +1 set / -1 clear / 0 unwritten (amplitude "
-                        "1..2)", stage="fetch")
+    raw = space.shared(raw_name or f"rom.raw.{slot}", [(f, k) for f in FIELDS for k in range(BITS)],
+                       kind="scalar", doc="fields of an instruction slot as fetched: per bit +1 set / -1 clear "
+                       "/ 0 unwritten (amplitude 1..2)", stage="fetch")
     head = KeyHead(name=f"rom.{slot}")
     for b in range(blocks):
         for g in range(4):
@@ -65,16 +65,18 @@ def build_rom_slot(L: LayerSpec, space: Space, slot: int, blocks: int) -> None:
         head.values.append(vh)
     L.heads.append(head)
     L.reads += ["latch.*", "pay.*", "ctx.block"]
-    L.writes.append(f"rom.raw.{slot}")
+    L.writes.append(raw.name)
 
 
-def build_rom_decode(L: LayerSpec, space: Space, slot: int) -> None:
-    """MLP: clean 0/1 bits of every field of the slot (``rom.bits.<slot>``)."""
+def build_rom_decode(L: LayerSpec, space: Space, slot: int, raw_name: str | None = None,
+                     bits_name: str | None = None) -> None:
+    """MLP: clean 0/1 bits of every field of the slot; the raw read is cleared (its bank is reused)."""
     a = space["anchor"].start
-    raw = space[f"rom.raw.{slot}"]
-    bits = space.add(f"rom.bits.{slot}", raw.values, kind="scalar", doc=f"slot {slot} fields, clean bits 0/1",
-                     stage="decode")
+    raw = space[raw_name or f"rom.raw.{slot}"]
+    bits = space.shared(bits_name or f"rom.bits.{slot}", raw.values, kind="scalar",
+                        doc="fields of an instruction slot, clean bits 0/1", stage="decode")
     for key in raw.values:
         L.step(a, {raw[key]: 1.0}, 0.5, {bits[key]: 1.0})
-    L.reads.append(f"rom.raw.{slot}")
-    L.writes.append(f"rom.bits.{slot}")
+    L.clear(a, raw.indices)
+    L.reads.append(raw.name)
+    L.writes.append(bits.name)

@@ -82,6 +82,13 @@ class Space:
         self.size += len(vals)
         return g
 
+    def shared(self, name: str, values: Iterable[Hashable] | None = None, **kw) -> Group:
+        """A group that several stages reuse in turn (a *bank*): allocated by the first caller.
+        Each user must leave it cleared (all 0) for the next one (``LayerSpec.clear``)."""
+        if name in self.groups:
+            return self.groups[name]
+        return self.add(name, values, **kw)
+
     def __getitem__(self, name: str) -> Group:
         try:
             return self.groups[name]

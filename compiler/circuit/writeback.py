@@ -69,7 +69,7 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         L = self.L[TERM_LAYER]
         build_rom_slot(L, sp, TERM_SLOT, self.cfg.rom_blocks)
-        build_rom_decode(L, sp, TERM_SLOT)
+        build_rom_decode(L, sp, TERM_SLOT)  # its own groups: rom.raw.8 / rom.bits.8
         D = self.L[TERM_LAYER + 1]
         term = sp.add("term", ["exit"] + [("jump", t) for t in range(self.cfg.rom_blocks)], kind="scalar",
                       doc="the block's terminator: exit, or jump to block t (0/1)", stage="decode")
@@ -195,7 +195,7 @@ class WritebackBuilder:
         for l in range(self.lanes):
             head = KeyHead(name=f"stage.{l}", q={0: (0, dict(on))}, k={0: (0, dict(at_exec))})
             for s in range(self.slots):
-                res, total = sp[f"r.{s}"], sp[f"sum.{s}"]
+                res, total = sp[f"r.{s}"], sp[f"saddr.{s}"]
                 vh = ValueHead(name=f"stage.{l}.{s}", beta=dict(at_exec), read_scale=scale)
                 now = {lane[l]: GAIN, cursel[s]: GAIN, a: -1.5 * GAIN}   # the value being sent
                 nxt = {nextsel[(l, s)]: GAIN, a: -GAIN / 2}               # the next store's address
@@ -210,7 +210,7 @@ class WritebackBuilder:
                 vh.v[13], vh.z[13], vh.out[13] = (0, {a: NIB_OFFSET}), dict(nxt), {adr[i]: -1.0 for i in range(3)}
                 head.values.append(vh)
             S.heads.append(head)
-        S.reads += ["r.*", "sum.*", "latch.lane", "cursel", "nextsel"]
+        S.reads += ["r.*", "saddr.*", "latch.lane", "cursel", "nextsel"]
         S.writes += ["emit.v", "emit.a"]
 
     # --- E+4 MLP: the value and address digits of the next token ------------------------------
