@@ -74,14 +74,37 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--grid", type=int, help="number of CTAs (1-D)")
     r.add_argument("--block", type=int, help="threads per CTA (1-D)")
     r.add_argument("--kernel", help="kernel to run when the file has several")
-    r.add_argument("--backend", choices=["interp"], default="interp",
-                   help="what executes the launch: 'interp' = the reference interpreter "
-                        "(the model backend comes with the GPU circuit)")
+    r.add_argument("--backend", choices=["interp", "model"], default="interp",
+                   help="what executes the launch: 'interp' = the reference interpreter, 'model' = the "
+                        "GPU checkpoint (a Qwen3.5 model; one forward pass per token)")
+    r.add_argument("--model", metavar="DIR", help="checkpoint directory for --backend model (default: the "
+                   "cached build of the default machine, built on first use; see 'qgpu build')")
+    r.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32",
+                   help="dtype the checkpoint is loaded in (--backend model)")
+    r.add_argument("--check-replay", action="store_true",
+                   help="--backend model: compare every generated token with the interpreter's trace and "
+                        "stop at the first difference (exit status 4)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--trace", action="store_true", help="also print the launch trace")
     r.add_argument("--max-steps", type=_positive, default=DEFAULT.max_steps,
                    help=f"stop a runaway kernel after this many EXEC steps (default {DEFAULT.max_steps})")
+
+    b = sub.add_parser("build", help="build the GPU checkpoint (a Qwen3.5 model)",
+                       description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--out", metavar="DIR", help="where to write it (default: the model cache, "
+                   "$QGPU_MODELS or ~/.cache/qgpu/models)")
+    b.add_argument("--max-instrs", type=_positive, default=DEFAULT.block.max_instrs,
+                   help=f"instructions per block of the machine the circuit implements (default "
+                        f"{DEFAULT.block.max_instrs}); fewer makes a smaller, faster model and more, "
+                        "shorter blocks")
     return p
+
+
+BUILD_HELP = """Compute every weight of the GPU circuit and write a checkpoint directory that plain
+transformers loads (AutoModelForCausalLM / AutoTokenizer.from_pretrained): config.json,
+model.safetensors, tokenizer files, and qgpu_layout.json (the machine and where its state
+lives). 'qgpu run --backend model' builds the default one on first use.
+"""
 
 
 def _positive(text: str) -> int:
@@ -173,6 +196,111 @@ def cmd_run(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(msg: str) -> None:
+    print(f"qgpu: {msg}", file=sys.stderr, flush=True)
+
+
+def cmd_build(ns: argparse.Namespace) -> int:
+    import dataclasses
+
+    from compiler.circuit.build import build_checkpoint
+
+    cfg = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=ns.max_instrs))
+    build_checkpoint(ns.out, cfg, _progress)
+    return 0
+
+
+def _launch_for(ns: argparse.Namespace, cfg):
+    from compiler.kernel_compiler import compile_file
+    from engine.launch import build_launch, parse_assignments, read_header
+
+    hdr = read_header(ns.file)
+    prog = compile_file(ns.file, ns.kernel or hdr.kernel, cfg)
+    assigned = parse_assignments(hdr.args)
+    assigned.update(parse_assignments(ns.args))
+    grid = ns.grid if ns.grid is not None else hdr.grid
+    block = ns.block if ns.block is not None else hdr.block
+    if grid is None or block is None:
+        raise LaunchError("give the launch configuration: --grid G --block B "
+                          "(or put '// qgpu: --grid G --block B ...' in the file)")
+    try:
+        return prog, build_launch(prog, grid, block, assigned, cfg), grid, block
+    except LaunchError as e:
+        e.file = e.file or ns.file
+        raise
+
+
+def cmd_run_model(ns: argparse.Namespace) -> int:
+    """Run a launch on the GPU checkpoint; with --check-replay, against the interpreter."""
+    from compiler.circuit.build import ensure_checkpoint
+    from compiler.circuit.protocol import parse_trace, trace_tokens
+    from engine.interpreter import Interpreter
+    from engine.model import GpuModel
+
+    path = ensure_checkpoint(ns.model, DEFAULT, _progress)
+    gpu = GpuModel(path, ns.dtype)
+    prog, launch, grid, block = _launch_for(ns, gpu.machine)
+    want = None
+    if ns.check_replay:
+        want = trace_tokens(Interpreter(prog, launch, gpu.machine, max_steps=ns.max_steps).run().trace)
+    run = gpu.start(prog, launch)
+    limit = len(want) if want is not None else 40 * ns.max_steps
+    show = sys.stderr.isatty()
+    while not run.done and len(run.generated) < limit:
+        tok = run.step()
+        n = len(run.generated)
+        if show and n % 10 == 0:
+            print(f"\r  model: {n} tokens", end="", file=sys.stderr, flush=True)
+        if want is not None and tok != want[n - 1]:
+            if show:
+                print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+            _report_mismatch(run.generated, want, run.prompt)
+            return 4
+    if show:
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
+    if not run.done:
+        raise LaunchError(f"the model did not end the launch within {limit} tokens")
+    steps, _ = parse_trace(run.generated)
+    words = run.memory()
+    bad = [w for w, word in enumerate(words) if not word.ok]
+    if bad:
+        print(f"qgpu: error: memory words {bad} decode with a low margin (corrupt state)", file=sys.stderr)
+        return 4
+    arrays = {}
+    for p in prog.params:
+        if p.is_pointer:
+            base, n = launch.layout.arrays[p.name]
+            vals = [words[base + k].value for k in range(n)]
+            arrays[p.name] = vals if p.unsigned else [s32(v) for v in vals]
+    if ns.json:
+        out = {"kernel": prog.kernel, "grid": grid, "block": block, "backend": "model", "dtype": ns.dtype,
+               "steps": len(steps), "tokens": len(run.generated), "prompt_tokens": len(run.prompt),
+               "arrays": arrays}
+        if ns.check_replay:
+            out["replay"] = "exact"
+        if ns.trace:
+            out["trace_tokens"] = run.generated
+        print(json.dumps(out))
+        return 0
+    if ns.trace:
+        print(" ".join(run.generated))
+    tail = ", replay exact" if ns.check_replay else ""
+    print(f"kernel {prog.kernel}: grid {grid} x block {block}, {len(steps)} EXEC steps, "
+          f"{len(run.generated)} generated tokens (model, {ns.dtype}{tail})")
+    width = max(len(n) for n in arrays) if arrays else 0
+    for name, vals in arrays.items():
+        print(f"  {name:<{width}} = [{', '.join(str(v) for v in vals)}]")
+    return 0
+
+
+def _report_mismatch(got: list[str], want: list[str], prompt: list[str]) -> None:
+    i = len(got) - 1
+    step = sum(t.startswith("EXEC.") for t in want[:i + 1]) - 1
+    ctx = " ".join(want[max(0, i - 6):i])
+    print(f"qgpu: replay mismatch at generated token {i} (EXEC step {step}, both counted from 0):\n"
+          f"  after: ... {ctx}\n  model:       {got[i]}\n  interpreter: {want[i]}", file=sys.stderr)
+
+
 def _run_with_progress(interp):
     """Run to the end; on a terminal, long launches show their step count on stderr."""
     show = sys.stderr.isatty()
@@ -212,6 +340,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if ns.command == "compile":
             return cmd_compile(ns)
+        if ns.command == "build":
+            return cmd_build(ns)
+        if ns.backend == "model":
+            return cmd_run_model(ns)
+        if ns.check_replay:
+            raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
         return cmd_run(ns)
     except QgpuError as e:
         loc = e.location()

@@ -1,0 +1,102 @@
+"""Build the GPU checkpoint: ``qgpu build`` and the engine's first use call this.
+
+The checkpoint directory holds a stock Qwen3.5 model (``config.json``, ``model.safetensors``),
+its word-level tokenizer, and ``qgpu_layout.json``: the machine it implements, where each
+state structure lives (layer, head) so the engine can decode it, and the residual
+allocation. Checkpoints are cached under ``$QGPU_MODELS`` (default ``~/.cache/qgpu/models``)
+by a fingerprint of the circuit compiler's source and the machine configuration, so a
+changed circuit is rebuilt and an unchanged one is reused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Callable
+
+from compiler.machine.config import DEFAULT, BlockLimits, MachineConfig
+
+LAYOUT = "qgpu_layout.json"
+
+
+def fingerprint(cfg: MachineConfig) -> str:
+    h = hashlib.sha256()
+    for f in sorted((Path(__file__).parent).glob("*.py")):
+        h.update(f.read_bytes())
+    h.update(json.dumps(dataclasses.asdict(cfg), sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
+def models_dir() -> Path:
+    return Path(os.environ.get("QGPU_MODELS") or Path.home() / ".cache" / "qgpu" / "models")
+
+
+def default_model_dir(cfg: MachineConfig = DEFAULT) -> Path:
+    return models_dir() / f"gpu-{fingerprint(cfg)}"
+
+
+def machine_from_json(d: dict) -> MachineConfig:
+    d = dict(d)
+    d["block"] = BlockLimits(**d["block"])
+    d["pipeline"] = tuple(d["pipeline"])
+    return MachineConfig(**d)
+
+
+def state_map(spec, sched) -> dict:
+    """Where the engine finds each structure: (layer, key head index) of one copy."""
+    def find(layer: int, name: str) -> dict:
+        heads = [h.name for h in spec.layers[layer].heads]
+        return {"layer": layer, "head": heads.index(name)}
+
+    return {"registers": find(sched.mux(0) - 1, "regs.0.a"),
+            "memory": find(sched.mux(0) + 5, "mem.0.0"),
+            "heads_per_key": spec.heads_per_key}
+
+
+def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = DEFAULT,
+                     progress: Callable[[str], None] = lambda msg: None) -> Path:
+    """Write the checkpoint (atomically: a half-written directory is never left under ``out``)."""
+    import shutil
+    import tempfile
+
+    from compiler.circuit.checkpoint import save_checkpoint
+    from compiler.circuit.execute import Schedule
+    from compiler.circuit.gpu import build_spec
+
+    out = Path(out) if out else default_model_dir(cfg)
+    progress("computing the circuit")
+    spec = build_spec(cfg)
+    spec.meta = {"machine": dataclasses.asdict(cfg), "fingerprint": fingerprint(cfg),
+                 "state": state_map(spec, Schedule(slots=cfg.block.max_instrs))}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
+    try:
+        progress(f"writing weights ({len(spec.layers) + 1} layers, hidden {spec.hidden})")
+        save_checkpoint(spec, tmp)
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    progress(f"wrote {out}")
+    return out
+
+
+def ensure_checkpoint(path: str | Path | None, cfg: MachineConfig = DEFAULT,
+                      progress: Callable[[str], None] = lambda msg: None) -> Path:
+    """The checkpoint to use: ``path`` if given, else the cached default (built on first use)."""
+    if path:
+        p = Path(path)
+        if not (p / LAYOUT).exists():
+            from compiler.errors import LaunchError
+            raise LaunchError(f"{p} is not a qgpu checkpoint (no {LAYOUT}); build one with 'qgpu build --out {p}'")
+        return p
+    p = default_model_dir(cfg)
+    if not (p / LAYOUT).exists():
+        progress(f"no GPU checkpoint yet: building it in {p} (once)")
+        build_checkpoint(p, cfg, progress)
+    return p

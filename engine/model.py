@@ -1,0 +1,125 @@
+"""The model backend: a launch executed by the GPU checkpoint, one forward pass per token.
+
+The checkpoint is loaded with plain ``transformers`` (``AutoModelForCausalLM`` and
+``AutoTokenizer.from_pretrained``); no hooks, no custom code. :class:`ModelRun` feeds the
+prompt, then generates greedily, one forward pass per token, with the model's own cache
+(the prompt goes through the chunked DeltaNet kernel, every later token through the
+recurrent one). After each step the caller can read:
+
+* the token (a protocol word, see compiler/circuit/protocol.py);
+* registers and memory **decoded** from the cache's recurrent states: each bit of a word
+  is a pair of state entries (set, clear); the bit is whichever is larger, and the
+  margin ``|set − clear| / amplitude`` must be at least ``MARGIN`` or the word is flagged
+  as corrupt. Nothing is computed from the values: the host only reassembles bits.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from compiler.circuit.build import LAYOUT, machine_from_json
+from compiler.circuit.protocol import prompt_tokens
+from compiler.circuit.layers import VAMP
+
+MARGIN = 0.5
+"""Smallest acceptable |set − clear| of a state bit, as a fraction of a clean entry."""
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+
+
+@dataclass
+class Word:
+    value: int
+    margin: float
+    """Smallest bit margin (1.0 = clean; below MARGIN = corrupt)."""
+    written: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.written or self.margin >= MARGIN
+
+
+class GpuModel:
+    """A loaded GPU checkpoint."""
+
+    def __init__(self, path: str | Path, dtype: str = "float32"):
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        self.path = Path(path)
+        self.layout = json.loads((self.path / LAYOUT).read_text())
+        self.machine = machine_from_json(self.layout["machine"])
+        self.dtype = dtype
+        self.tokenizer = AutoTokenizer.from_pretrained(self.path)
+        self.model = AutoModelForCausalLM.from_pretrained(self.path, dtype=DTYPES[dtype]).eval()
+        self.vocab = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
+
+    def start(self, program, launch) -> "ModelRun":
+        return ModelRun(self, prompt_tokens(program, launch, self.machine))
+
+
+@dataclass
+class ModelRun:
+    gpu: GpuModel
+    prompt: list[str]
+    generated: list[str] = field(default_factory=list)
+    margins: list[float] = field(default_factory=list)
+    """Logit of the chosen token minus the runner-up, per generated token."""
+
+    def __post_init__(self) -> None:
+        from transformers import DynamicCache
+
+        self.cache = DynamicCache(config=self.gpu.model.config)
+        ids = self.gpu.tokenizer.convert_tokens_to_ids(self.prompt)
+        self._next_input = torch.tensor([ids])
+
+    @property
+    def done(self) -> bool:
+        return bool(self.generated) and self.generated[-1] == "END"
+
+    def step(self) -> str:
+        """One forward pass: the next token (greedy)."""
+        with torch.no_grad():
+            out = self.gpu.model(input_ids=self._next_input, cache=self.cache, use_cache=True)
+        logits = out.logits[0, -1].float()
+        top = torch.topk(logits, 2)
+        tok_id = int(top.indices[0])
+        self.margins.append(float(top.values[0] - top.values[1]))
+        tok = self.gpu.vocab[tok_id]
+        self.generated.append(tok)
+        self._next_input = torch.tensor([[tok_id]])
+        return tok
+
+    # --- state read-out -----------------------------------------------------------------------
+    def _rows(self, what: str) -> tuple[torch.Tensor, int]:
+        loc = self.gpu.layout["state"][what]
+        m = self.gpu.layout["state"]["heads_per_key"]
+        S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()  # (heads, dk, dv)
+        return S, loc["head"] * m
+
+    def registers(self, lanes: range | None = None) -> dict[tuple[int, int], Word]:
+        """(lane, register) -> Word, from the register file copy read by slot 0's port a."""
+        S, base = self._rows("registers")
+        cfg = self.gpu.machine
+        out = {}
+        for lane in lanes or range(cfg.lanes):
+            for r in range(1, cfg.regs):
+                out[(lane, r)] = _word(S[base + 2 * lane, r] + S[base + 2 * lane + 1, r])
+        return out
+
+    def memory(self) -> list[Word]:
+        """Every memory word, from the memory copy read by slot 0 of lane 0."""
+        S, base = self._rows("memory")
+        return [_word(S[base, w] + S[base + 1, w]) for w in range(self.gpu.machine.mem_words)]
+
+
+def _word(row: torch.Tensor) -> Word:
+    """Decode 32 bit pairs (set, clear) into a word: nearest codeword per bit, with its margin."""
+    pairs = row[:64].reshape(32, 2)
+    if float(pairs.abs().max()) < 1e-3 * VAMP:
+        return Word(0, 1.0, False)  # never written: reads as 0
+    diff = (pairs[:, 0] - pairs[:, 1]) / VAMP
+    bits = (diff > 0).long().tolist()
+    return Word(sum(b << t for t, b in enumerate(bits)), float(diff.abs().min()), True)

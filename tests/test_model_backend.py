@@ -1,0 +1,100 @@
+"""The model backend end to end: a checkpoint written to disk, loaded by plain transformers.
+
+Uses a small machine (3 instructions per block) so the checkpoint stays small; the program
+is hand-written with the ops the circuit implements (tests/test_circuit_execute.py).
+Expected tokens come from the reference interpreter (protocol.trace_tokens).
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from compiler.circuit.build import build_checkpoint
+from compiler.circuit.protocol import prompt_tokens, trace_tokens
+from engine.interpreter import Interpreter
+from engine.launch import build_launch
+from engine.model import GpuModel
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from test_circuit_execute import CFG3, _program  # noqa: E402
+
+pytestmark = pytest.mark.model
+
+ARGS = {"a": "5,-3,1000,2147483647", "b": "2,7,-8,-1", "k": "100"}
+
+
+@pytest.fixture(scope="module")
+def ckpt(tmp_path_factory):
+    return build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3)
+
+
+def _expected(block=4):
+    prog = _program()
+    launch = build_launch(prog, 1, block, ARGS, CFG3)
+    res = Interpreter(prog, launch, CFG3).run()
+    return prog, launch, res
+
+
+def test_fresh_process_generate_gives_the_interpreters_trace(ckpt):
+    """Plain transformers in a new process: from_pretrained + generate(do_sample=False) on the
+    prompt must produce exactly the interpreter's trace tokens."""
+    prog, launch, res = _expected()
+    prompt, want = prompt_tokens(prog, launch, CFG3), trace_tokens(res.trace)
+    code = f"""
+import json, sys, torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+tok = AutoTokenizer.from_pretrained({str(ckpt)!r})
+m = AutoModelForCausalLM.from_pretrained({str(ckpt)!r})
+ids = tok({" ".join(prompt)!r}, add_special_tokens=False, return_tensors="pt")["input_ids"]
+out = m.generate(ids, do_sample=False, max_new_tokens={len(want) + 8}, eos_token_id=tok.convert_tokens_to_ids("END"),
+                 pad_token_id=tok.pad_token_id)
+print(json.dumps(tok.convert_ids_to_tokens(out[0, ids.shape[1]:].tolist())))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900,
+                       env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got == want
+
+
+@pytest.mark.parametrize("dtype", ["float32"])
+def test_engine_steps_and_decodes_state(ckpt, dtype):
+    prog, launch, res = _expected(block=3)
+    gpu = GpuModel(ckpt, dtype)
+    run = gpu.start(prog, launch)
+    want = trace_tokens(res.trace)
+    while not run.done:
+        assert len(run.generated) < len(want)
+        tok = run.step()
+        assert tok == want[len(run.generated) - 1]
+    # registers and memory decoded from the recurrent state equal the interpreter's final state
+    interp = Interpreter(prog, launch, CFG3)
+    interp.run()
+    regs = run.registers(range(3))
+    for lane in range(3):
+        for r in range(1, 16):
+            w = regs[(lane, r)]
+            assert w.ok and w.value == interp.warps[0].regs[lane][r] & 0xFFFFFFFF, (lane, r)
+    mem = run.memory()
+    assert all(w.ok for w in mem)
+    assert [w.value for w in mem[:len(interp.memory)]] == [v & 0xFFFFFFFF for v in interp.memory]
+
+
+def test_tamper_zeroed_mlp_breaks_the_replay(ckpt):
+    """Zeroing one circuit MLP (the adder's carry layer of slot 0) must make the trace differ."""
+    prog, launch, res = _expected()
+    want = trace_tokens(res.trace)
+    gpu = GpuModel(ckpt, "float32")
+    layer = json.loads((ckpt / "qgpu_layout.json").read_text())["layers"]
+    adder = next(L["index"] for L in layer if "add.c" in L["writes"])
+    with torch.no_grad():
+        gpu.model.model.layers[adder].mlp.down_proj.weight.zero_()
+    run = gpu.start(prog, launch)
+    for n in range(len(want)):
+        if run.step() != want[n]:
+            break
+    else:
+        pytest.fail("the tampered model still produced the interpreter's trace")
