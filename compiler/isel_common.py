@@ -90,6 +90,13 @@ class LowerCtx:
 
     def emit(self, op: Op, dst=None, srcs=(), mod: str = "", guard: Guard | None = None,
              dst2: Pred | None = None) -> None:
+        if op is Op.MUL and len(srcs) == 2:  # strength reduction: x * 2^k == x << k (mod 2^32)
+            a, b = srcs
+            if isinstance(a, Imm) and not isinstance(b, Imm):
+                a, b = b, a
+            v = b.value & 0xFFFFFFFF if isinstance(b, Imm) else 0
+            if isinstance(b, Imm) and v > 1 and v & (v - 1) == 0:
+                op, srcs = Op.SHL, (a, Imm(v.bit_length() - 1))
         self.out.append(Instr(op, dst, tuple(srcs), mod, guard, dst2,
                               self.ins.line if self.ins else None))
 
