@@ -305,6 +305,17 @@ def ref_bit_ops(args, grid, block):
     return m
 
 
+def ref_shift_add(args, grid, block):
+    m = _copy(args, ("a", "s", "out"), ())
+    k = args["k"]
+    for i in range(block):
+        v, n = m["a"][i], m["s"][i]
+        m["out"][i] = add(sub(shl(v, 3), sar(v, n)), k)
+        m["out"][4 + i] = add(shr(v, n), i)
+        m["out"][8 + i] = sub(sar(v, 2), block)
+    return m
+
+
 def ref_popc_clz_brev(args, grid, block):
     m = _copy(args, ("pop", "lz"), ("x", "rev"))
     for i in range(grid * block):
@@ -712,6 +723,7 @@ REFS: dict[str, Callable] = {
     "atomics_global": ref_atomics_global,
     "atomics_shared": ref_atomics_shared,
     "bit_ops": ref_bit_ops,
+    "shift_add": ref_shift_add,
     "byte_pack": ref_byte_pack,
     "collatz": ref_collatz,
     "div_const": ref_div_const,

@@ -112,12 +112,14 @@ class LayerSpec:
             g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)), cond)
             self.neuron(g, {anchor: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
-    def flag_step(self, anchor: int, x: Lin, t: float, out: Lin, flag: int) -> None:
-        """``out += flag · [Σ x ≥ t]`` for a 0/1 ``flag`` channel (2 neurons, gated through the up
-        projection: an off flag makes both neurons exactly 0, and no large constant enters the gate)."""
+    def flag_step(self, anchor: int, x: Lin, t: float, out: Lin, flag: int | Lin) -> None:
+        """``out += flag · [Σ x ≥ t]`` for a 0/1 ``flag`` channel, or a form of exclusive flags
+        (2 neurons, gated through the up projection: an off flag makes both neurons exactly 0,
+        and no large constant enters the gate)."""
+        up = {flag: 1.0} if isinstance(flag, int) else dict(flag)
         for shoulder, sign in ((0.25, 1.0), (-0.25, -1.0)):
             g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)))
-            self.neuron(g, {flag: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
+            self.neuron(g, up, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
     def clear(self, anchor: int, channels) -> None:
         """Subtract the current value of each channel (one neuron each), so a bank can be reused.
