@@ -98,3 +98,37 @@ def test_tamper_zeroed_mlp_breaks_the_replay(ckpt):
             break
     else:
         pytest.fail("the tampered model still produced the interpreter's trace")
+
+
+def test_cli_check_replay_on_a_cuda_sample(ckpt):
+    """qgpu run --backend model --check-replay on a CUDA sample: exit 0, and the arrays read
+    from the model's state equal the interpreter's."""
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--json", *extra],
+                              capture_output=True, text=True, timeout=900)
+    ref = run()
+    assert ref.returncode == 0, ref.stderr
+    r = run("--backend", "model", "--model", str(ckpt), "--check-replay")
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout)
+    assert out["replay"] == "exact" and out["backend"] == "model"
+    assert out["arrays"] == json.loads(ref.stdout)["arrays"]
+
+
+def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
+    """A tampered checkpoint: --check-replay stops with exit status 4 and shows the token."""
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    bad = tmp_path / "bad"
+    shutil.copytree(ckpt, bad)
+    w = load_file(bad / "model.safetensors")
+    layers = json.loads((bad / "qgpu_layout.json").read_text())["layers"]
+    adder = next(L["index"] for L in layers if "add.c" in L["writes"])
+    w[f"model.layers.{adder}.mlp.down_proj.weight"].zero_()
+    save_file(w, bad / "model.safetensors", metadata={"format": "pt"})
+    r = subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--backend", "model",
+                        "--model", str(bad), "--check-replay"], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 4, r.stderr[-2000:]
+    assert "replay mismatch at generated token" in r.stderr and "interpreter:" in r.stderr
