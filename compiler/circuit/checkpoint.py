@@ -85,13 +85,14 @@ def _norm_weight(spec: CircuitSpec) -> torch.Tensor:
 
 
 def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
-    """A ``Qwen3_5ForCausalLM`` carrying the circuit's weights (built in float64, then cast)."""
+    """A ``Qwen3_5ForCausalLM`` carrying the circuit's weights. Each matrix is summed in float64
+    and then stored in ``dtype`` (one matrix at a time, so a large circuit needs little extra memory)."""
     from transformers import AutoModelForCausalLM, Qwen3_5TextConfig
     from transformers.initialization import no_init_weights
 
     cfg = Qwen3_5TextConfig(**spec.config_kwargs())
     with no_init_weights():  # every weight is set below; random init would only cost time
-        model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float64)
+        model = AutoModelForCausalLM.from_config(cfg, dtype=dtype)
     model.eval()
     nk, m = cfg.linear_num_key_heads, spec.heads_per_key
     dk, dv = spec.dk, spec.dv
@@ -114,7 +115,7 @@ def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
             _fill_mlp(L, layer.mlp)
             if L.heads:
                 _fill_mixer(L, layer.linear_attn, nk, m, dk, dv)
-    return model.to(dtype)
+    return model
 
 
 class _Acc:
@@ -131,8 +132,10 @@ class _Acc:
 
     def flush(self) -> None:
         if self.v:
-            self.w.index_put_((torch.tensor(self.r), torch.tensor(self.c)),
-                              torch.tensor(self.v, dtype=self.w.dtype), accumulate=True)
+            buf = self.w.to(torch.float64)
+            buf.index_put_((torch.tensor(self.r), torch.tensor(self.c)),
+                           torch.tensor(self.v, dtype=torch.float64), accumulate=True)
+            self.w.copy_(buf)
 
 
 def _fill_mlp(L: LayerSpec, mlp) -> None:
