@@ -43,6 +43,9 @@ def _program() -> Program:
          I(Op.ADD, R(6), (R(2), Imm(16)))],
         [I(Op.ST, None, (R(6), Imm(-4), R(13)), "global"), I(Op.MOV, R(9), (Imm(-2),)),
          I(Op.ST, None, (R(2), Imm(4), R(9)), "global")],
+        # two stores, then an instruction after both (the store bookkeeping must not count it)
+        [I(Op.ST, None, (R(2), Imm(8), R(9)), "global"), I(Op.ST, None, (R(2), Imm(12), R(1)), "global"),
+         I(Op.ADD, R(9), (R(9), Imm(1)))],
     ]
     blks = [Block(i, ins, Jump(i + 1) if i + 1 < len(blocks) else Exit()) for i, ins in enumerate(blocks)]
     params = [ParamInfo("a", "int*", True, False), ParamInfo("b", "int*", True, False),

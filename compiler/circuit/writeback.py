@@ -119,8 +119,9 @@ class WritebackBuilder:
             st = sp[f"op.{s}"]["st.global"]
             before = {sp[f"op.{t}"]["st.global"]: 1.0 for t in range(s)}
             M0.gated(a, lin({st: 1.0}, {c: -w for c, w in before.items()}), 1, {a: 1.0}, {sk[(0, s)]: 1.0})
-            if stores > 1:  # the second store: one store before it (a block has at most max_stores)
-                M0.gated(a, lin({st: 1.0}, before), 2, {a: 1.0}, {sk[(1, s)]: 1.0})
+            if stores > 1:  # the second store: a store with exactly one store before it (2·st + before
+                # is 3 only then: a non-store after two stores gives 2, a first store 2)
+                M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
         for r in range(1, self.cfg.regs):
             M0.step(a, {sp[f"dst.{s}"][r]: 1.0 for s in range(slots)}, 0.5, {written[r]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
