@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.circuit.alu_add import build_add_sub
+from compiler.circuit.alu_logic import LOGIC, build_logic, logic_banks
 from compiler.circuit.alu_shift import SHIFTS, build_shifts, shift_banks
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
 from compiler.circuit.protocol import OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, TERM_SLOT
@@ -33,7 +34,7 @@ from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
 from compiler.circuit.words import and_form, constants_file, memory_file, register_file, value_group, word_keys
 
-OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
+OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
        "sreg.laneid", "ld.global", "st.global")
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
 PERIOD = 5
@@ -208,6 +209,8 @@ class SlotBuilder:
         build_add_sub(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], total, ops["add-like"], ops["sub"], "add")
         build_shifts(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
                      {n: ops[n] for n in SHIFTS}, self.lanes)
+        build_logic(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
+                    {n: ops[n] for n in LOGIC}, self.lanes)
         W = self.L[B + 4]
         res = self.results[s]
         A = vals["a"]
@@ -249,7 +252,7 @@ class SlotBuilder:
                         W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
         # the slot's operand, adder and sum banks are free again
         vals = self.operand_groups(s)
-        for g in (*vals.values(), total, sp["add.g"], sp["add.p"], sp["add.c"], *shift_banks(sp)):
+        for g in (*vals.values(), total, sp["add.g"], sp["add.p"], sp["add.c"], *shift_banks(sp), *logic_banks(sp)):
             W.clear(a, g.indices)
         W.writes.append("word")
         R = self.L[B + 5]

@@ -1,0 +1,68 @@
+"""Exact bitwise ops for 4 lanes: ``and``, ``or``, ``xor``, ``not``, three MLPs.
+
+Values are eight scalar nibbles per lane; bitwise ops need the bits of both operands:
+
+1. per nibble n: ``b3 = [n ≥ 8]`` and ``b2 = [n ≥ 4] − [n ≥ 8] + [n ≥ 12]`` (three steps);
+2. ``m = n − 8·b3 − 4·b2`` (0..3, linear) gives ``b1 = [m ≥ 2]``; then ``b0 = m − 2·b1`` is
+   linear again — four bits for eight neurons per nibble instead of fifteen steps;
+3. per bit ``and = [a_k + b_k ≥ 2]``, ``or = [a_k + b_k ≥ 1]``; ``xor = or − and``, and
+   ``not a = 15 − a`` per nibble needs no bits at all.
+
+Every step is gated by the op flags (up projection), so the ops add nothing when off.
+Neurons per slot (4 lanes): 384 / 128 / 544 + 32.
+"""
+
+from __future__ import annotations
+
+from compiler.circuit.layers import LayerSpec, Lin, lin
+from compiler.circuit.space import Group, Space
+
+LOGIC = ("and", "or", "xor", "not")
+
+
+def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
+                flags: dict[str, int], lanes: int) -> None:
+    L1, L2, L3 = layers
+    binary = {flags[n]: 1.0 for n in ("and", "or", "xor")}
+    hi = space.shared("logic.hi", [(x, l, i, k) for x in "ab" for l in range(lanes) for i in range(8) for k in (3, 2)],
+                      kind="scalar", doc="bitwise ops: bits 3 and 2 of every operand nibble (bank)", stage="execute")
+    b1 = space.shared("logic.b1", [(x, l, i) for x in "ab" for l in range(lanes) for i in range(8)], kind="scalar",
+                      doc="bitwise ops: bit 1 of every operand nibble (bank)", stage="execute")
+    for lane in range(lanes):
+        for x, g in (("a", a), ("b", b)):
+            for i in range(8):
+                n = {g[(lane, i)]: 1.0}
+                L1.flag_step(anchor, n, 7.5, {hi[(x, lane, i, 3)]: 1.0, hi[(x, lane, i, 2)]: -1.0}, binary)
+                L1.flag_step(anchor, n, 3.5, {hi[(x, lane, i, 2)]: 1.0}, binary)
+                L1.flag_step(anchor, n, 11.5, {hi[(x, lane, i, 2)]: 1.0}, binary)
+                m = lin(n, {hi[(x, lane, i, 3)]: -8.0, hi[(x, lane, i, 2)]: -4.0})
+                L2.flag_step(anchor, m, 1.5, {b1[(x, lane, i)]: 1.0}, binary)
+
+        def bit(x: str, g: Group, i: int, k: int) -> Lin:
+            if k >= 2:
+                return {hi[(x, lane, i, k)]: 1.0}
+            if k == 1:
+                return {b1[(x, lane, i)]: 1.0}
+            return lin({g[(lane, i)]: 1.0}, {hi[(x, lane, i, 3)]: -8.0, hi[(x, lane, i, 2)]: -4.0,
+                                            b1[(x, lane, i)]: -2.0})
+
+        for i in range(8):
+            o = out[(lane, i)]
+            for k in range(4):
+                s = lin(bit("a", a, i, k), bit("b", b, i, k))
+                w = float(1 << k)
+                L3.flag_step(anchor, s, 1.5, {o: w}, flags["and"])
+                L3.flag_step(anchor, s, 0.5, {o: w}, flags["or"])
+                L3.flag_step(anchor, s, 0.5, {o: w}, flags["xor"])     # xor = or − and
+                L3.flag_step(anchor, s, 1.5, {o: -w}, flags["xor"])
+            L3.gated(anchor, {flags["not"]: 1.0}, 1, lin({anchor: 15.0}, {a[(lane, i)]: -1.0}), {o: 1.0})
+    L1.reads += [a.name, b.name]
+    L1.writes.append(hi.name)
+    L2.reads.append(hi.name)
+    L2.writes.append(b1.name)
+    L3.reads += [a.name, b.name, hi.name, b1.name]
+    L3.writes.append(out.name)
+
+
+def logic_banks(space: Space) -> list[Group]:
+    return [space["logic.hi"], space["logic.b1"]]

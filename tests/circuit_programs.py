@@ -1,0 +1,37 @@
+"""Teacher-forced checks of whole programs on a small machine (3 instructions per block).
+
+``check_program`` runs a hand-written Program in the interpreter, feeds prompt + expected
+trace to the model in one pass, and returns the positions where the model's next-token
+prediction differs (empty: every token right).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import torch
+
+from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
+from compiler.machine.config import DEFAULT
+from compiler.machine.isa import Block, Exit, Jump, ParamInfo, Program
+from engine.interpreter import Interpreter
+from engine.launch import build_launch
+
+CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+
+
+def program(blocks: list[list], params: list[tuple[str, bool]]) -> Program:
+    blks = [Block(i, ins, Jump(i + 1) if i + 1 < len(blocks) else Exit()) for i, ins in enumerate(blocks)]
+    return Program("p", blks, [ParamInfo(n, "int*" if ptr else "int", ptr, False) for n, ptr in params], 0, 15, 4)
+
+
+def check_program(model, prog: Program, args: dict, block: int = 4) -> list:
+    launch = build_launch(prog, 1, block, args, CFG3)
+    res = Interpreter(prog, launch, CFG3).run()
+    prompt = prompt_tokens(prog, launch, CFG3)
+    toks = prompt + trace_tokens(res.trace)
+    with torch.no_grad():
+        logits = model(input_ids=torch.tensor([Vocab().encode(toks)])).logits[0]
+    pred = Vocab().decode(logits.argmax(-1).tolist())
+    return [(i, " ".join(toks[max(0, i - 4):i + 1]), pred[i], toks[i + 1])
+            for i in range(len(prompt) - 1, len(toks) - 1) if pred[i] != toks[i + 1]]
