@@ -80,6 +80,31 @@ class LowerCtx:
         out, self.out = self.out, []
         return out
 
+    def _strength_reduce(self, dst, srcs, guard) -> bool:
+        """Multiplication by a constant with one or two set bits becomes shifts (and an add), as
+        GPU compilers do: ``x * 2^p == x << p`` and ``x * (2^p + 2^q) == (x << p) + (x << q)``,
+        exact mod 2^32. Emits the replacement and returns True, or returns False."""
+        a, b = srcs
+        if isinstance(a, Imm) and not isinstance(b, Imm):
+            a, b = b, a
+        if not isinstance(b, Imm) or isinstance(a, Imm):
+            return False
+        v = b.value & 0xFFFFFFFF
+        bits = [k for k in range(32) if v >> k & 1]
+        if v <= 1 or len(bits) > 2:
+            return False
+        line = self.ins.line if self.ins else None
+        if len(bits) == 1:
+            self.out.append(Instr(Op.SHL, dst, (a, Imm(bits[0])), "", guard, None, line))
+            return True
+        q, p = bits
+        hi, lo = self.temp(), self.temp()
+        self.out.append(Instr(Op.SHL, hi, (a, Imm(p)), "", None, None, line))
+        if q:
+            self.out.append(Instr(Op.SHL, lo, (a, Imm(q)), "", None, None, line))
+        self.out.append(Instr(Op.ADD, dst, (hi, lo if q else a), "", guard, None, line))
+        return True
+
     def temp(self) -> Reg:
         self.tmp += 1
         return Reg(f"t{self.tmp}")
@@ -90,13 +115,8 @@ class LowerCtx:
 
     def emit(self, op: Op, dst=None, srcs=(), mod: str = "", guard: Guard | None = None,
              dst2: Pred | None = None) -> None:
-        if op is Op.MUL and len(srcs) == 2:  # strength reduction: x * 2^k == x << k (mod 2^32)
-            a, b = srcs
-            if isinstance(a, Imm) and not isinstance(b, Imm):
-                a, b = b, a
-            v = b.value & 0xFFFFFFFF if isinstance(b, Imm) else 0
-            if isinstance(b, Imm) and v > 1 and v & (v - 1) == 0:
-                op, srcs = Op.SHL, (a, Imm(v.bit_length() - 1))
+        if op is Op.MUL and len(srcs) == 2 and self._strength_reduce(dst, srcs, guard):
+            return
         self.out.append(Instr(op, dst, tuple(srcs), mod, guard, dst2,
                               self.ins.line if self.ins else None))
 
