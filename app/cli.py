@@ -237,9 +237,15 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
     from engine.interpreter import Interpreter
     from engine.model import GpuModel
 
+    from compiler.circuit.gpu import unsupported
+
     path = ensure_checkpoint(ns.model, DEFAULT, _progress)
     gpu = GpuModel(path, ns.dtype)
     prog, launch, grid, block = _launch_for(ns, gpu.machine)
+    missing = unsupported(prog, launch)
+    if missing:
+        _progress(f"warning: the circuit does not implement {', '.join(missing)} yet; the model's trace "
+                  "will depart from the interpreter's (--check-replay shows where)")
     want = None
     if ns.check_replay:
         want = trace_tokens(Interpreter(prog, launch, gpu.machine, max_steps=ns.max_steps).run().trace)

@@ -100,21 +100,6 @@ def test_tamper_zeroed_mlp_breaks_the_replay(ckpt):
         pytest.fail("the tampered model still produced the interpreter's trace")
 
 
-def test_cli_check_replay_on_a_cuda_sample(ckpt):
-    """qgpu run --backend model --check-replay on a CUDA sample: exit 0, and the arrays read
-    from the model's state equal the interpreter's."""
-    def run(*extra):
-        return subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--json", *extra],
-                              capture_output=True, text=True, timeout=900)
-    ref = run()
-    assert ref.returncode == 0, ref.stderr
-    r = run("--backend", "model", "--model", str(ckpt), "--check-replay")
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = json.loads(r.stdout)
-    assert out["replay"] == "exact" and out["backend"] == "model"
-    assert out["arrays"] == json.loads(ref.stdout)["arrays"]
-
-
 def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
     """A tampered checkpoint: --check-replay stops with exit status 4 and shows the token."""
     import shutil
@@ -132,3 +117,36 @@ def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
                         "--model", str(bad), "--check-replay"], capture_output=True, text=True, timeout=900)
     assert r.returncode == 4, r.stderr[-2000:]
     assert "replay mismatch at generated token" in r.stderr and "interpreter:" in r.stderr
+
+
+def _runnable_samples():
+    import glob
+
+    from compiler.circuit.gpu import unsupported
+    from compiler.kernel_compiler import compile_file
+    from engine.launch import parse_assignments, read_header
+
+    out = []
+    for f in sorted(glob.glob("samples/*.cu")):
+        prog, h = compile_file(f, cfg=CFG3), read_header(f)
+        if not unsupported(prog, build_launch(prog, h.grid, h.block, parse_assignments(h.args), CFG3)):
+            out.append(f)
+    return out
+
+
+RUNNABLE = _runnable_samples()
+
+
+def test_the_runnable_samples_do_not_shrink():
+    assert {"samples/shift_add.cu", "samples/bit_ops.cu", "samples/byte_pack.cu"} <= set(RUNNABLE)
+
+
+@pytest.mark.parametrize("path", RUNNABLE)
+def test_every_runnable_sample_replays_exactly(ckpt, path):
+    """Every sample the circuit implements, through the CLI: --check-replay must pass and the
+    arrays read from the model's state must equal the interpreter's."""
+    r = subprocess.run([sys.executable, "-m", "app.cli", "run", path, "--json", "--backend", "model",
+                        "--model", str(ckpt), "--check-replay"], capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stderr[-3000:]
+    ref = subprocess.run([sys.executable, "-m", "app.cli", "run", path, "--json"], capture_output=True, text=True)
+    assert json.loads(r.stdout)["arrays"] == json.loads(ref.stdout)["arrays"]

@@ -39,3 +39,23 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed=wb.unembed(vocab), layers=layers, dk=DK, dv=DV,
                        heads_per_key=8, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})
+
+
+def unsupported(program, launch) -> list[str]:
+    """What in this launch the circuit does not implement yet (empty: it should run exactly).
+    The model still runs such launches; ``--check-replay`` shows where it departs."""
+    from compiler.circuit.execute import OPS
+    from compiler.machine.isa import Barrier, Branch, Exit, Jump
+
+    missing: list[str] = []
+    ops = {i.op.value + (f".{i.mod}" if i.mod else "") for b in program.blocks for i in b.instrs}
+    missing += [f"op {o}" for o in sorted(ops - set(OPS))]
+    if any(i.guard is not None for b in program.blocks for i in b.instrs):
+        missing.append("guarded instructions")
+    if any(isinstance(b.term, (Branch, Barrier)) or (isinstance(b.term, Exit) and b.term.guard) for b in program.blocks):
+        missing.append("branches and barriers")
+    if not all(isinstance(b.term, (Jump, Exit)) for b in program.blocks):
+        missing.append("terminators")
+    if launch.warps > 1:
+        missing.append(f"{launch.warps} warps (the circuit runs one)")
+    return missing
