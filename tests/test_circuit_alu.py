@@ -56,3 +56,32 @@ def test_random_programs(model, name, ops, seed):
     prog = _prog(ops, seed)
     bad = check_program(model, prog, {"a": _values(seed)})
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
+
+
+def _cmp_prog(seed):
+    """setp of every mode on edge values, selp by a forwarded and by a stored predicate."""
+    from compiler.machine.isa import Pred
+
+    rng = random.Random(seed)
+    I, R, P = Instr, Reg, Pred
+    blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
+              [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
+               I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
+    modes = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"]
+    rng.shuffle(modes)
+    for k, mode in enumerate(modes):
+        p = P(k % 4)
+        other = rng.choice([R(6), Imm(rng.choice(EDGES)), R(5)])
+        blocks.append([I(Op.SETP, p, (R(5), other), mode),
+                       I(Op.SELP, R(7 + k % 6), (R(5), Imm(rng.choice(EDGES)), p)),   # forwarded predicate
+                       I(Op.SELP, R(13), (R(6), R(5), P((k + 1) % 4)))])              # from the predicate file
+        if k % 3 == 2:
+            blocks.append([I(Op.ADD, R(5), (R(5), Imm(rng.choice(EDGES)))), I(Op.XOR, R(6), (R(6), R(5))),
+                           I(Op.SUB, R(14), (R(5), R(6)))])
+    return program(blocks, [("a", True)])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_setp_and_selp(model, seed):
+    bad = check_program(model, _cmp_prog(seed), {"a": _values(seed + 10)})
+    assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"

@@ -60,7 +60,7 @@ def _ch(lane: int, i: int) -> tuple[int, int]:
 
 
 def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
-                  is_add: int, is_sub: int, prefix: str) -> None:
+                  is_add: int, is_sub: int, prefix: str, carry_out: Group | None = None) -> None:
     """``out += (a + b) mod 2**32`` if ``is_add``, ``(a − b) mod 2**32`` if ``is_sub``, else nothing.
 
     ``layers``: three consecutive layers (their MLPs are used). ``is_add`` / ``is_sub``:
@@ -133,4 +133,7 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
                 L3.gated(anchor, {flag: OFF_WEIGHT}, OFF_WEIGHT, value, {out[_ch(lane, i)]: 1.0})
             # nibble 7: its carry out is [a_7 + b'_7 + c_7 >= 16]
             x7 = _layers.lin({A[7]: 1.0, B[7]: sign}, carry(lane, 7))
-            flag_step(L3, anchor, x7, 15.5 - k0, {out[_ch(lane, 7)]: -16.0}, flag)
+            wrap = {out[_ch(lane, 7)]: -16.0}
+            if carry_out is not None and flag == is_sub:  # subtract: carry out = [a >= b] unsigned
+                wrap[carry_out[lane]] = 1.0
+            flag_step(L3, anchor, x7, 15.5 - k0, wrap, flag)

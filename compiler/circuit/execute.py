@@ -29,12 +29,17 @@ from compiler.circuit.alu_add import build_add_sub
 from compiler.circuit.alu_logic import LOGIC, build_logic, logic_banks
 from compiler.circuit.alu_shift import SHIFTS, build_shifts, shift_banks
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
-from compiler.circuit.protocol import OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, TERM_SLOT
+from compiler.circuit.protocol import (
+    DST_PRED, OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
+)
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
-from compiler.circuit.words import and_form, constants_file, memory_file, register_file, value_group, word_keys
+from compiler.circuit.words import (
+    and_form, constants_file, memory_file, predicate_file, register_file, value_group, word_keys,
+)
 
-OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
+SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
+OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "selp", *SETP, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
        "sreg.laneid", "ld.global", "st.global")
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
 PERIOD = 5
@@ -106,6 +111,7 @@ class SlotBuilder:
         self.lanes = cfg.lanes
         self.results = [value_group(space, f"r.{s}", f"result of slot {s} (final value of its destination)",
                                     "execute", lanes=cfg.lanes) for s in range(sched.slots)]
+        self.pred_results: list = []
 
     def build(self) -> None:
         for s in range(self.sched.slots):
@@ -124,26 +130,39 @@ class SlotBuilder:
     def decode(self, s: int) -> None:
         sp, a = self.sp, self.a
         L = self.L[self.sched.fetch(s) + 1]
-        ops = sp.add(f"op.{s}", OPS + ("add-like",), kind="scalar", doc=f"slot {s}: opcode flags (0/1); "
-                     "add-like = add, ld or st (the adder computes a + b)", stage="decode")
+        ops = sp.add(f"op.{s}", OPS + ("add-like", "sub-like", "signed"), kind="scalar",
+                     doc=f"slot {s}: opcode flags (0/1); add-like = add, ld or st (the adder computes a + b); "
+                     "sub-like = sub or setp (a - b); signed = a signed setp", stage="decode")
         for name in OPS:
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[name]: 1.0})
         for name in ("add", "ld.global", "st.global"):
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["add-like"]: 1.0})
+        for name in ("sub", *SETP):
+            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["sub-like"]: 1.0})
+        for name in SETP[:6]:
+            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["signed"]: 1.0})
+        pdst = sp.add(f"pdst.{s}", range(self.cfg.preds), kind="scalar",
+                      doc=f"slot {s}: destination predicate (0/1 per predicate)", stage="decode")
+        for p in range(self.cfg.preds):
+            L.gated(a, _equals(sp, s, "dst", DST_PRED + p), 8, {a: 1.0}, {pdst[p]: 1.0})
         srcs = ([("reg", r) for r in range(1, self.cfg.regs)] + [("fwd", j) for j in range(self.sched.slots)]
+                + [("pred", p) for p in range(self.cfg.preds)] + [("pfwd", j) for j in range(self.sched.slots)]
                 + [("imm", 0), ("jmm", 0)])
+        live = set(srcs[:self.cfg.regs - 1 + s]) | {("pred", p) for p in range(self.cfg.preds)} \
+            | {("pfwd", j) for j in range(s)} | {("imm", 0), ("jmm", 0)}
         for x in OPERANDS:
             g = sp.shared(f"src.{x}", srcs, kind="scalar", doc=f"where operand {x} of the slot being decoded "
                           "comes from (0/1; bank, cleared after the mux)", stage="decode")
-            for kind, v in srcs[:len(srcs) - 2 - self.sched.slots + s] + srcs[-2:]:
-                code = {"reg": v, "fwd": SRC_FWD + v, "imm": SRC_IMM, "jmm": SRC_JMM}[kind]
+            for kind, v in (src for src in srcs if src in live):
+                code = {"reg": v, "fwd": SRC_FWD + v, "imm": SRC_IMM, "jmm": SRC_JMM, "pred": SRC_PRED + v,
+                        "pfwd": SRC_PFWD + v}[kind]
                 L.gated(a, _equals(sp, s, x, code), 8, {a: 1.0}, {g[(kind, v)]: 1.0})
         dst = sp.add(f"dst.{s}", range(1, self.cfg.regs), kind="scalar",
                      doc=f"slot {s}: destination register (0/1 per register)", stage="decode")
         for r in range(1, self.cfg.regs):
             L.gated(a, _equals(sp, s, "dst", r), 8, {a: 1.0}, {dst[r]: 1.0})
         L.reads.append("rom.bits")
-        L.writes += [f"op.{s}", *(f"src.{x}" for x in OPERANDS), f"dst.{s}"]
+        L.writes += [f"op.{s}", *(f"src.{x}" for x in OPERANDS), f"dst.{s}", f"pdst.{s}"]
 
     # --- operands ---------------------------------------------------------------------------
     def operands(self, s: int) -> None:
@@ -183,9 +202,7 @@ class SlotBuilder:
                         M.gated(a, {src[("fwd", j)]: 1.0}, 1, {self.results[j][(lane, i)]: 1.0}, out)
                     M.gated(a, {src[("imm", 0)]: 1.0}, 1, _nibble_form(sp, s, "imm", i), out)
                     M.gated(a, {src[("jmm", 0)]: 1.0}, 1, _nibble_form(sp, s, "jmm", i), out)
-        for x in OPERANDS:  # the decode banks are free again for the next slot
-            M.clear(a, sp[f"src.{x}"].indices)
-        M.clear(a, sp["rom.bits"].indices)
+        M.clear(a, sp["rom.bits"].indices)  # free for the next slot's fetch (src.* is cleared at B+2)
         M.reads += ["src.*", *(f"r.{j}" for j in range(s)), "rom.bits"]
         M.writes += [vals[x].name for x in OPERANDS]
 
@@ -206,7 +223,13 @@ class SlotBuilder:
         total = sp.shared("sum", [(l, i) for l in range(self.lanes) for i in range(8)], kind="scalar",
                           doc="adder output of the slot in execute (add/sub result, ld/st address; bank)",
                           stage="execute")
-        build_add_sub(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], total, ops["add-like"], ops["sub"], "add")
+        cmp = sp.shared("cmp", [(l, k) for l in range(self.lanes) for k in ("C", "sa", "sb", "X")], kind="scalar",
+                        doc="setp: carry out of a - b (a >= b unsigned), signs of a and b, sign a xor sign b (bank)",
+                        stage="execute")
+        build_add_sub(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], total, ops["add-like"], ops["sub-like"], "add",
+                      carry_out=sp.shared("cmp.C", range(self.lanes), kind="scalar", doc="setp: carry out of a - b "
+                                          "(bank)", stage="execute"))
+        self.predicates(s, B, vals, total, cmp)
         build_shifts(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
                      {n: ops[n] for n in SHIFTS}, self.lanes)
         build_logic(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
@@ -228,6 +251,64 @@ class SlotBuilder:
                 W.gated(a, {ops["st.global"]: 1.0}, 1, {total[(lane, i)]: 1.0}, {saddr[(lane, i)]: 1.0})
         W.reads += ["sum", vals["a"].name, vals["c"].name, f"op.{s}"]
         W.writes += [f"r.{s}", f"saddr.{s}"]
+
+    # --- predicates: setp, selp --------------------------------------------------------------
+    def predicates(self, s: int, B: int, vals: dict, total, cmp) -> None:
+        """setp from the subtractor (carry out, zero result, signs); selp by a predicate read from
+        the predicate file (B+1 mixer) or forwarded from an earlier slot's setp."""
+        sp, a = self.sp, self.a
+        ops = sp[f"op.{s}"]
+        C = sp["cmp.C"]
+        pres = sp.add(f"pr.{s}", range(self.lanes), kind="scalar", doc=f"slot {s}: predicate result (setp), 0/1",
+                      stage="execute")
+        self.pred_results.append(pres)
+        Pv = sp.shared("Pv", range(self.lanes), kind="scalar", doc="selp: the predicate operand c, 0/1 (bank)",
+                       stage="decode")
+        src = sp["src.c"]
+        # predicate file read (B+1 mixer): rows = predicates, one value head per lane
+        P1 = self.L[B + 1]
+        q = {p: (0, and_form({src[("pred", p)]: 1.0}, a)) for p in range(self.cfg.preds)}
+        P1.heads.append(predicate_file(sp, f"preds.{s}", self.cfg.preds, self.lanes, q, Pv))
+        L1, L2, L4 = self.L[B + 1], self.L[B + 2], self.L[B + 4]
+        A, Bv = vals["a"], vals["b"]
+        for lane in range(self.lanes):
+            L1.flag_step(a, {A[(lane, 7)]: 1.0}, 7.5, {cmp[(lane, "sa")]: 1.0}, ops["signed"])
+            L1.flag_step(a, {Bv[(lane, 7)]: 1.0}, 7.5, {cmp[(lane, "sb")]: 1.0}, ops["signed"])
+            x = {cmp[(lane, "sa")]: 1.0, cmp[(lane, "sb")]: 1.0}
+            L2.step(a, x, 0.5, {cmp[(lane, "X")]: 1.0})
+            L2.step(a, x, 1.5, {cmp[(lane, "X")]: -1.0})
+            for j in range(s):  # a predicate forwarded from an earlier slot's setp
+                L2.gated(a, {src[("pfwd", j)]: 1.0}, 1, {self.pred_results[j][lane]: 1.0}, {Pv[lane]: 1.0})
+            # setp at B+4: C = [a >= b] unsigned, Z = [a - b == 0] (Σ nibbles of a - b), u = (1 - C) + X
+            zsum = {total[(lane, i)]: 1.0 for i in range(8)}
+            c = C[lane]
+            u = lin({a: 1.0, c: -1.0}, {cmp[(lane, "X")]: 1.0})
+            o = {pres[lane]: 1.0}
+            neg = lambda f: {k: -v for k, v in f.items()}  # noqa: E731
+            hi = lin({c: 200.0}, zsum)
+            rules = {
+                "eq": [(neg(zsum), -0.5, 1.0)], "ne": [(zsum, 0.5, 1.0)],
+                "hs": [({c: 1.0}, 0.5, 1.0)], "lo": [({c: -1.0}, -0.5, 1.0)],
+                "hi": [(hi, 200.5, 1.0)], "ls": [(neg(hi), -200.5, 1.0)],
+                "lt": [(u, 0.5, 1.0), (u, 1.5, -1.0)],
+                "ge": [(neg(u), -0.5, 1.0), (u, 1.5, 1.0)],
+                "gt": [(lin({c: 200.0}, {cmp[(lane, "X")]: -200.0}, zsum, {a: -200.0}), 0.5 - 200.0 + 200.0, 1.0)],
+                "le": [(u, 0.5, 1.0), (u, 1.5, -1.0), (neg(zsum), -0.5, 1.0)],
+            }
+            # gt = not lt and not eq: u = 0 (C = 1, X = 0) or u = 2 (C = 0, X = 1), with a nonzero result
+            rules["gt"] = [(lin(zsum, {k: -200.0 * v for k, v in u.items()}), 0.5, 1.0),
+                           (lin(zsum, {k: 200.0 * v for k, v in u.items()}, {a: -400.0}), 0.5, 1.0)]
+            for mode, steps in rules.items():
+                for x_, t, w in steps:
+                    L4.flag_step(a, x_, t, {k: w * v for k, v in o.items()}, ops[f"setp.{mode}"])
+            for i in range(8):  # selp d = c ? a : b
+                out = {self.results[s][(lane, i)]: 1.0}
+                L4.gated(a, {ops["selp"]: 1.0, Pv[lane]: 1.0}, 2, {A[(lane, i)]: 1.0}, out)
+                L4.gated(a, {ops["selp"]: 1.0, Pv[lane]: -1.0}, 1, {Bv[(lane, i)]: 1.0}, out)
+        for x in OPERANDS:  # the predicate forwarding above was the last reader of the sources
+            L2.clear(a, sp[f"src.{x}"].indices)
+        L1.writes += ["cmp", "Pv"]
+        L4.writes.append(pres.name)
 
     # --- memory -------------------------------------------------------------------------------
     def memory(self, s: int) -> None:
@@ -252,7 +333,8 @@ class SlotBuilder:
                         W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
         # the slot's operand, adder and sum banks are free again
         vals = self.operand_groups(s)
-        for g in (*vals.values(), total, sp["add.g"], sp["add.p"], sp["add.c"], *shift_banks(sp), *logic_banks(sp)):
+        for g in (*vals.values(), total, sp["add.g"], sp["add.p"], sp["add.c"], *shift_banks(sp), *logic_banks(sp),
+                  sp["cmp"], sp["cmp.C"], sp["Pv"]):
             W.clear(a, g.indices)
         W.writes.append("word")
         R = self.L[B + 5]

@@ -50,6 +50,7 @@ def add_token_groups(space: Space, lanes: int) -> None:
                   doc=f"B{k}: byte {k} of a long value, bit i as a one-hot pair (i, value)", stage="token")
     space.add("sx", [(i, v) for i in range(8) for v in (0, 1)],
               doc="S: the short value's low byte, bit pairs (bits 8..31 repeat bit 7)", stage="token")
+    space.add("pval", (0, 1), doc="P: the predicate value", stage="token")
     space.add("exec.block", range(32), doc="EXEC: block", stage="token")
     space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
 
@@ -100,6 +101,9 @@ def embedding(space: Space, word: str) -> Lin:
         pairs(int(parts[0]), f"b{word[1]}")
     elif kind == "S":
         pairs(int(parts[0]) & 0xFF, "sx")
+    elif kind == "P":  # lane and predicate in the address channels (P records are one token)
+        addr(int(parts[1]), lane=int(parts[0]))
+        e[space["pval"][int(parts[2])]] = 1.0
     elif kind == "EXEC":
         e[space["exec.block"][int(parts[0])]] = 1.0
         e[space["exec.warp"][int(parts[1])]] = 1.0

@@ -130,3 +130,22 @@ def constants_file(space: Space, name: str, rows: dict[int, int], lanes: int,
         beta = {ll[lane]: 1.0, ll["-"]: 1.0}  # this lane's constants, or constants of every lane
         head.values += word_value_heads(space, f"{name}.{lane}", beta, out, lane)
     return head
+
+
+def predicate_file(space: Space, name: str, preds: int, lanes: int, query: dict[int, tuple[int, Lin]],
+                   out: Group) -> KeyHead:
+    """One copy of the predicate file: rows = predicates, one value head per lane holding a
+    one-hot pair (true, false). Written by ``P.l.p.v`` tokens (a record of one token: lane,
+    predicate and value are all in the token); a predicate never written reads as false."""
+    a = space["anchor"].start
+    kind, alane, alo, pval = space["tok.kind"], space["addr.lane"], space["addr.lo"], space["pval"]
+    head = KeyHead(name=name, q=dict(query),
+                   k={p: (0, and_form({kind["P"]: 1.0, alo[p]: 1.0}, a)) for p in range(preds)})
+    for lane in range(lanes):
+        vh = ValueHead(name=f"{name}.{lane}", nnz=1, beta=and_form({kind["P"]: 1.0, alane[lane]: 1.0}, a))
+        for col, v in ((0, 1), (1, 0)):
+            vh.v[col] = (0, {pval[v]: GAIN, a: -GAIN / 2})
+            vh.z[col] = {a: GAIN / 2}
+        vh.out[0] = {out[lane]: 1.0}
+        head.values.append(vh)
+    return head

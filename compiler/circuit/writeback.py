@@ -96,6 +96,7 @@ class WritebackBuilder:
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
         self.mitems = [(k, l) for k in range(stores) for l in range(lanes)]
+        self.pitems = [(l, p) for l in range(lanes) for p in range(self.cfg.preds)]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
                      "from the latch (0/1)", stage="writeback")
         curm = sp.add("curm", self.mitems, kind="scalar", doc="the memory record being sent (store k, lane), "
@@ -106,6 +107,18 @@ class WritebackBuilder:
                          doc="the block writes register r (0/1)", stage="writeback")
         sk = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
                     doc="slot s is the block's k-th store (0/1)", stage="writeback")
+        curp = sp.add("curp", self.pitems, kind="scalar", doc="the predicate record being sent (lane, predicate), "
+                      "from the current token (0/1)", stage="writeback")
+        pwritten = sp.add("pwritten", range(self.cfg.preds), kind="scalar",
+                          doc="the block writes predicate p (0/1)", stage="writeback")
+        alane, alo = sp["addr.lane"], sp["addr.lo"]
+        for l, p in self.pitems:
+            M0.gated(a, {kind["P"]: 1.0, alane[l]: 1.0, alo[p]: 1.0}, 3, {a: 1.0}, {curp[(l, p)]: 1.0})
+        for p in range(self.cfg.preds):
+            M0.step(a, {sp[f"pdst.{s}"][p]: 1.0 for s in range(slots)}, 0.5, {pwritten[p]: 1.0})
+        rp = sp.add("rthenp", range(1), kind="scalar", doc="the token is a P record and the latch still holds "
+                    "the last register record (0/1)", stage="writeback")
+        M0.gated(a, {lkind["R"]: 1.0, kind["P"]: 1.0}, 2, {a: 1.0}, {rp[0]: 1.0})
         for l, r in self.items:
             M0.gated(a, {lkind["R"]: 1.0, lane[l]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                      {cur[(l, r)]: 1.0})
@@ -125,7 +138,7 @@ class WritebackBuilder:
         for r in range(1, self.cfg.regs):
             M0.step(a, {sp[f"dst.{s}"][r]: 1.0 for s in range(slots)}, 0.5, {written[r]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
-        M0.writes += ["ran", "cur", "curm", "eqcur", "written", "storek"]
+        M0.writes += ["ran", "cur", "curm", "eqcur", "written", "storek", "curp", "pwritten"]
 
         M1 = self.L[E + 1]
         pending = sp.add("pending", self.items, kind="scalar",
@@ -141,34 +154,55 @@ class WritebackBuilder:
             M1.step(a, lin({ran[(l, 0)]: 1.0, written[r]: 1.0}, after), 2.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             has = {sk[(k, s)]: 1.0 for s in range(slots)}
-            after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0})
-            M1.step(a, lin({ran[(l, 0)]: 1.0}, has, after), 2.5, {pendm[(k, l)]: 1.0})
+            # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
+            # conditions that must all hold, so any positive "after" completes the sum)
+            after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0, kind["P"]: 1.0})
+            M1.step(a, lin({ran[(l, 0)]: 2.0}, {c: 2 * w for c, w in has.items()}, after), 4.5, {pendm[(k, l)]: 1.0})
+        pendp = sp.add("pendp", self.pitems, kind="scalar",
+                       doc="predicate records of this step not sent yet (0/1)", stage="writeback")
+        lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)], kind="scalar",
+                       doc="slot s is the last to write predicate p (0/1)", stage="writeback")
+        for n, (l, p) in enumerate(self.pitems):
+            # after EXEC, after a register record (the latch says R, the token is not a P), or after
+            # an earlier predicate record
+            after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
+                                                                   sp["rthenp"][0]: -1.0})
+            M1.step(a, lin({ran[(l, 0)]: 1.0, pwritten[p]: 1.0}, after), 2.5, {pendp[(l, p)]: 1.0})
+        for p in range(self.cfg.preds):
+            for s in range(slots):
+                later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
+                M1.gated(a, lin({sp[f"pdst.{s}"][p]: 1.0}, later), 1, {a: 1.0}, {lastp[(p, s)]: 1.0})
         for s in range(slots):
             later = {eqcur[t]: -1.0 for t in range(s + 1, slots)}
             M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {cursel[s]: 1.0})
             for k in range(stores):
                 M1.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, sk[(k, s)]: 1.0}, 3, {a: 1.0}, {cursel[s]: 1.0})
         M1.reads += ["ran", "written", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
-        M1.writes += ["pending", "pendm", "cursel"]
+        M1.writes += ["pending", "pendm", "cursel", "pendp", "lastp"]
 
         M2 = self.L[E + 2]
         term = sp["term"]
         done = self._done()
-        emit = sp.add("emit", [("R", i) for i in self.items] + [("M", i) for i in self.mitems]
+        emit = sp.add("emit", [("R", i) for i in self.items] + [("P", i) for i in self.pitems]
+                      + [("M", i) for i in self.mitems]
                       + [("EXEC", t) for t in range(self.cfg.rom_blocks)] + ["END", "S"], kind="scalar",
                       doc="parts of the next token (0/1)", stage="writeback")
         any_r = {pending[i]: -1.0 for i in self.items}
-        total = lin(any_r, {pendm[i]: -1.0 for i in self.mitems})
+        any_p = {pendp[i]: -1.0 for i in self.pitems}
+        total = lin(any_r, any_p, {pendm[i]: -1.0 for i in self.mitems})
+        for n, i in enumerate(self.pitems):
+            M2.gated(a, lin(done, {pendp[i]: 1.0}, any_r, {pendp[j]: -1.0 for j in self.pitems[:n]}), 2,
+                     {a: 1.0}, {emit[("P", i)]: 1.0})
         for n, i in enumerate(self.items):  # the first pending record is next: registers, then memory
             M2.gated(a, lin(done, {pending[i]: 1.0}, {pending[j]: -1.0 for j in self.items[:n]}), 2, {a: 1.0},
                      {emit[("R", i)]: 1.0})
         for n, i in enumerate(self.mitems):
-            M2.gated(a, lin(done, {pendm[i]: 1.0}, any_r, {pendm[j]: -1.0 for j in self.mitems[:n]}), 2,
+            M2.gated(a, lin(done, {pendm[i]: 1.0}, any_r, any_p, {pendm[j]: -1.0 for j in self.mitems[:n]}), 2,
                      {a: 1.0}, {emit[("M", i)]: 1.0})
         for t in range(self.cfg.rom_blocks):
             M2.gated(a, lin(done, {term[("jump", t)]: 1.0}, total), 2, {a: 1.0}, {emit[("EXEC", t)]: 1.0})
         M2.gated(a, lin(done, {term["exit"]: 1.0}, total), 2, {a: 1.0}, {emit["END"]: 1.0})
-        M2.reads += ["pending", "pendm", "term", "tok.kind"]
+        M2.reads += ["pending", "pendm", "pendp", "term", "tok.kind"]
         M2.writes.append("emit")
 
         M3 = self.L[E + 3]
@@ -178,8 +212,14 @@ class WritebackBuilder:
         for k, l in self.mitems:
             for s in range(slots):
                 M3.gated(a, {emit[("M", (k, l))]: 1.0, sk[(k, s)]: 1.0}, 2, {a: 1.0}, {nextsel[(l, s)]: 1.0})
-        M3.reads += ["emit", "storek"]
-        M3.writes.append("nextsel")
+        nextp = sp.add("nextp", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
+                       doc="the next record is predicate of lane l last written by slot s (its value is needed now)",
+                       stage="writeback")
+        for l, p in self.pitems:
+            for s in range(slots):
+                M3.gated(a, {emit[("P", (l, p))]: 1.0, sp["lastp"][(p, s)]: 1.0}, 2, {a: 1.0}, {nextp[(l, s)]: 1.0})
+        M3.reads += ["emit", "storek", "lastp"]
+        M3.writes += ["nextsel", "nextp"]
 
     # --- E+4 mixer: staging ---------------------------------------------------------------------
     def staging(self) -> None:
@@ -190,6 +230,8 @@ class WritebackBuilder:
         val = value_group(sp, "emit.v", "the value being sent (read from staging)", "writeback")
         adr = sp.add("emit.a", range(3), kind="scalar", doc="nibbles 0..2 of the next store's byte address",
                      stage="writeback")
+        pv = sp.add("emit.pv", range(1), kind="scalar", doc="the next predicate record's value (0/1)",
+                    stage="writeback")
         on = {a: GAIN / 2}
         at_exec = {kind["EXEC"]: GAIN, a: -GAIN / 2}
         scale = 8.0 * VAMP / STAGE_REF  # read-out of a unit entry: STAGE_REF dominates the row's RMS
@@ -209,10 +251,13 @@ class WritebackBuilder:
                     vh.v[10 + i], vh.z[10 + i] = (0, {total[(l, i)]: 1.0, a: NIB_OFFSET}), dict(nxt)
                     vh.out[10 + i] = {adr[i]: 1.0}
                 vh.v[13], vh.z[13], vh.out[13] = (0, {a: NIB_OFFSET}), dict(nxt), {adr[i]: -1.0 for i in range(3)}
+                pn = {sp["nextp"][(l, s)]: GAIN, a: -GAIN / 2}           # the next predicate record's value
+                vh.v[14], vh.z[14], vh.out[14] = (0, {sp[f"pr.{s}"][l]: 1.0, a: NIB_OFFSET}), dict(pn), {pv[0]: 1.0}
+                vh.v[15], vh.z[15], vh.out[15] = (0, {a: NIB_OFFSET}), dict(pn), {pv[0]: -1.0}
                 head.values.append(vh)
             S.heads.append(head)
-        S.reads += ["r.*", "saddr.*", "latch.lane", "cursel", "nextsel"]
-        S.writes += ["emit.v", "emit.a"]
+        S.reads += ["r.*", "saddr.*", "pr.*", "latch.lane", "cursel", "nextsel", "nextp"]
+        S.writes += ["emit.v", "emit.a", "emit.pv"]
 
     # --- E+4 MLP: the value and address digits of the next token ------------------------------
     def emit(self) -> None:
@@ -250,9 +295,9 @@ class WritebackBuilder:
                 L.step(a, x, (v + 1) * step - 0.5, {ch: -1.0})
 
     def _done(self) -> Lin:
-        """1 when the current token ends a record (EXEC, S, B3): the next token starts a new one."""
+        """1 when the current token ends a record (EXEC, S, B3, P): the next token starts a new one."""
         sp = self.sp
-        return {sp["tok.kind"]["EXEC"]: 1.0, sp["tok.kind"]["S"]: 1.0,
+        return {sp["tok.kind"]["EXEC"]: 1.0, sp["tok.kind"]["S"]: 1.0, sp["tok.kind"]["P"]: 1.0,
                 **{sp["b3"][(0, v)]: 1.0 for v in (0, 1)}}
 
     # --- LM head ------------------------------------------------------------------------------
@@ -284,6 +329,10 @@ class WritebackBuilder:
                 wd, l, k = map(int, rest.split("."))
                 rows[t] = score([{emit[("M", (k, l))]: 1.0}, {digits[("q", wd % 4)]: 1.0},
                                  {digits[("n1", (wd // 4) % 16)]: 1.0}, {digits[("n2", wd // 64)]: 1.0}])
+            elif kind_ == "P":
+                l, p, v = map(int, rest.split("."))
+                val = sp["emit.pv"][0]
+                rows[t] = score([{emit[("P", (l, p))]: 1.0}, {val: 1.0} if v else {a: 1.0, val: -1.0}])
             elif w == "END":
                 rows[t] = score([{emit["END"]: 1.0}])
             elif kind_ == "S":
