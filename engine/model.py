@@ -24,6 +24,7 @@ import torch
 from compiler.circuit.build import LAYOUT, machine_from_json
 from compiler.circuit.protocol import prompt_tokens
 from compiler.circuit.layers import VAMP
+from compiler.circuit.words import REG_ROWS
 
 MARGIN = 0.5
 """Smallest acceptable |set − clear| of a state bit, as a fraction of a clean entry."""
@@ -99,14 +100,16 @@ class ModelRun:
         S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()  # (heads, dk, dv)
         return S, loc["head"] * m
 
-    def registers(self, lanes: range | None = None) -> dict[tuple[int, int], Word]:
-        """(lane, register) -> Word, from the register file copy read by slot 0's port a."""
+    def registers(self, lanes: range | None = None, warp: int = 0) -> dict[tuple[int, int], Word]:
+        """(lane, register) -> Word of one warp, from the register file copy read by slot 0's port a
+        (row 16·warp + register)."""
         S, base = self._rows("registers")
         cfg = self.gpu.machine
         out = {}
         for lane in lanes or range(cfg.lanes):
             for r in range(1, cfg.regs):
-                out[(lane, r)] = _word(S[base + 2 * lane, r] + S[base + 2 * lane + 1, r])
+                row = REG_ROWS * warp + r
+                out[(lane, r)] = _word(S[base + 2 * lane, row] + S[base + 2 * lane + 1, row])
         return out
 
     def memory(self) -> list[Word]:

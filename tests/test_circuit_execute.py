@@ -92,13 +92,16 @@ def test_slots_compute_the_interpreters_values(model, block, a):
     assert worst < 0.1
 
 
-@pytest.mark.parametrize("block", [4, 3])
-def test_teacher_forced_trace_is_predicted_token_by_token(model, block):
+@pytest.mark.parametrize("grid,block", [(1, 4), (1, 3), (1, 8), (1, 7), (2, 4), (3, 3), (4, 4)])
+def test_teacher_forced_trace_is_predicted_token_by_token(model, grid, block):
     """The whole expected trace in one pass: at every position after GO the model's argmax
     must be the next expected token (the prefill path of the real model)."""
     spec, m = model
     prog = _program()
-    launch = build_launch(prog, 1, block, {"a": "5,-3,1000,2147483647", "b": "2,7,-8,-1", "k": "100"}, CFG3)
+    n = grid * block + 1  # one element more than threads: the program reads a[tid + 1]
+    a = ",".join(str(v) for v in [5, -3, 1000, 2147483647, 0, -1, 77, -2147483648, 12, 13, 14, 15, 16, 17, 18, 19, 20][:n])
+    b = ",".join(str(v) for v in [2, 7, -8, -1, 9, 9, -9, 100, 3, 3, 3, 3, 3, 3, 3, 3, 3][:n])
+    launch = build_launch(prog, grid, block, {"a": a, "b": b, "k": "100"}, CFG3)
     res = Interpreter(prog, launch, CFG3).run()
     prompt = prompt_tokens(prog, launch, CFG3)
     toks = prompt + trace_tokens(res.trace)

@@ -40,7 +40,9 @@ def _expected(tokens):
                 cur = ("R", "-", p[0], p[1])
             elif kind == "K":  # K tokens address the constants file row; per-lane constants name their lane
                 name = CONSTS[p[0]]
-                cur = ("K", "-", int(name.split(".")[2]) if name.startswith(("tid.", "present.")) else "-", const_row(name))
+                lane = (int(name.split(".")[2]) if name.startswith(("tid.", "present."))
+                        else int(name.split(".")[1]) if name.startswith("warp.") else "-")
+                cur = ("K", "-", lane, const_row(name))
             else:
                 cur = (kind, "-", "-", p[0])
         out.append(cur)

@@ -35,7 +35,7 @@ from compiler.circuit.protocol import (
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
 from compiler.circuit.words import (
-    and_form, constants_file, memory_file, predicate_file, register_file, value_group, word_keys,
+    REG_ROWS, and_form, constants_file, memory_file, predicate_file, register_file, value_group, word_keys,
 )
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
@@ -67,7 +67,7 @@ class Schedule:
 
 def const_rows(warps: int) -> dict[int, int]:
     """Constants file rows (identity: K tokens address rows, see tokens.const_row)."""
-    return {r: r for r in range(10 + 3 * warps)}
+    return {r: r for r in range(11 + 3 * warps)}
 
 
 def bits_name(s: int) -> str:
@@ -170,14 +170,17 @@ class SlotBuilder:
         B = self.sched.mux(s)
         ports = self.L[B - 1]
         vals = self.operand_groups(s)
+        xw = sp["ctx.warp"]
+        warps = self.cfg.max_warps
         for x in OPERANDS:
             src = sp[f"src.{x}"]
-            query = {r: (0, and_form({src[("reg", r)]: 1.0}, a)) for r in range(1, self.cfg.regs)}
-            ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x]))
+            query = {REG_ROWS * w + r: (0, and_form({src[("reg", r)]: 1.0, xw[w]: 1.0}, a))
+                     for w in range(warps) for r in range(1, self.cfg.regs)}
+            ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x],
+                                             warps=warps))
         # launch constants: param (index = immediate, 0..7) and sreg
         ops = sp[f"op.{s}"]
         rows = const_rows(self.cfg.max_warps)
-        xw = sp["ctx.warp"]
         q: dict[int, tuple[int, Lin]] = {}
         imm_is = {k: _imm_equals(sp, s, k) for k in range(8)}
         for k in range(8):  # param k: op flag AND immediate == k (imm_is[k] is 1 when equal, else <= 0)
@@ -267,8 +270,10 @@ class SlotBuilder:
         src = sp["src.c"]
         # predicate file read (B+1 mixer): rows = predicates, one value head per lane
         P1 = self.L[B + 1]
-        q = {p: (0, and_form({src[("pred", p)]: 1.0}, a)) for p in range(self.cfg.preds)}
-        P1.heads.append(predicate_file(sp, f"preds.{s}", self.cfg.preds, self.lanes, q, Pv))
+        xw, np_ = sp["ctx.warp"], self.cfg.preds
+        q = {np_ * w + p: (0, and_form({src[("pred", p)]: 1.0, xw[w]: 1.0}, a))
+             for w in range(self.cfg.max_warps) for p in range(np_)}
+        P1.heads.append(predicate_file(sp, f"preds.{s}", np_, self.lanes, q, Pv, warps=self.cfg.max_warps))
         L1, L2, L4 = self.L[B + 1], self.L[B + 2], self.L[B + 4]
         A, Bv = vals["a"], vals["b"]
         for lane in range(self.lanes):

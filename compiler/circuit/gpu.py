@@ -56,6 +56,4 @@ def unsupported(program, launch) -> list[str]:
         missing.append("branches and barriers")
     if not all(isinstance(b.term, (Jump, Exit)) for b in program.blocks):
         missing.append("terminators")
-    if launch.warps > 1:
-        missing.append(f"{launch.warps} warps (the circuit runs one)")
     return missing

@@ -125,11 +125,12 @@ class Vocab:
 
 def constant_names(cfg: MachineConfig = DEFAULT, params: int = 8) -> list[str]:
     """Launch constants, in K-record order: what ``param`` and ``sreg`` read, and which lanes of
-    each warp hold a thread (``present``, 1 or 0)."""
+    each warp hold a thread (``present``, 1 or 0), and which warps exist (``warp``)."""
     names = [f"param{i}" for i in range(params)] + ["ntid", "nctaid"]
     names += [f"tid.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
     names += [f"ctaid.{w}" for w in range(cfg.max_warps)]
     names += [f"present.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
+    names += [f"warp.{w}" for w in range(cfg.max_warps)]
     return names
 
 
@@ -260,6 +261,7 @@ def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[in
         vals[f"tid.{t.warp}.{t.lane}"] = t.tid
         vals[f"ctaid.{t.warp}"] = t.cta
         vals[f"present.{t.warp}.{t.lane}"] = 1
+        vals[f"warp.{t.warp}"] = 1
     return [vals[n] & 0xFFFFFFFF for n in names]
 
 

@@ -24,12 +24,14 @@ CONSTANTS = constant_names()
 def const_row(name: str, warps: int = 4) -> int:
     """Row of a launch constant in the constants file (lanes are value heads of the row):
     params 0..7, ntid 8, nctaid 9, then per warp w: tid 10+w, ctaid 10+warps+w,
-    present 10+2·warps+w."""
+    present 10+2·warps+w; which warps exist: row 10+3·warps (warp w in value head w)."""
     if name.startswith("param"):
         return int(name[5:])
     if name in ("ntid", "nctaid"):
         return 8 + (name == "nctaid")
     kind, w = name.split(".")[:2]
+    if kind == "warp":  # one row; the warp is the "lane" (value head) of the row
+        return 10 + 3 * warps
     return 10 + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
 
 
@@ -93,7 +95,8 @@ def embedding(space: Space, word: str) -> Lin:
     elif kind == "K":  # the constants file row; per-lane constants (tid.w.l) also name their lane
         name = CONSTANTS[int(parts[0])]
         per_lane = name.startswith(("tid.", "present."))
-        addr(const_row(name), lane=int(name.split(".")[2]) if per_lane else NONE)
+        lane = int(name.split(".")[2]) if per_lane else (int(name.split(".")[1]) if name.startswith("warp.") else NONE)
+        addr(const_row(name), lane=lane)
     elif kind == "F":
         e[space["pay.field"][parts[0]]] = 1.0
         byte(int(parts[1]), "pay")

@@ -101,11 +101,23 @@ def _fill_word_columns(space: Space, vh: ValueHead, short: bool, out: Group | No
                     vh.out[col] = o
 
 
+REG_ROWS = 16
+"""Rows per warp in a register file: row ``16·w + r`` is register r of warp w."""
+
+
 def register_file(space: Space, name: str, regs: int, lanes: int, query: dict[int, tuple[int, Lin]],
-                  out: Group | None, bits: Group | None = None) -> KeyHead:
-    """One copy of the register file (one read port): rows = registers 1..regs-1, value head l =
-    lane l. ``query``: row -> (lag, pre-activation); the read of every lane lands in ``out``."""
-    head = KeyHead(name=name, q=dict(query), k=word_keys(space, "reg", {r: r for r in range(1, regs)}))
+                  out: Group | None, bits: Group | None = None, warps: int = 1) -> KeyHead:
+    """One copy of the register file (one read port): row ``16·w + r`` = register r of warp w
+    (the warp of an ``R`` record is the current step's, ``ctx.warp``), value head l = lane l.
+    ``query``: row -> (lag, pre-activation); the read of every lane lands in ``out``."""
+    a = space["anchor"].start
+    keys = {}
+    for w in range(warps):
+        for r in range(1, regs):
+            form = latched(space, "R", r)
+            form[space["ctx.warp"][w]] = 1.0
+            keys[REG_ROWS * w + r] = (0, and_form(form, a))
+    head = KeyHead(name=name, q=dict(query), k=keys)
     ll = space["latch.lane"]
     for lane in range(lanes):
         head.values += word_value_heads(space, f"{name}.{lane}", {ll[lane]: 1.0}, out, lane, bits)
@@ -133,14 +145,16 @@ def constants_file(space: Space, name: str, rows: dict[int, int], lanes: int,
 
 
 def predicate_file(space: Space, name: str, preds: int, lanes: int, query: dict[int, tuple[int, Lin]],
-                   out: Group) -> KeyHead:
-    """One copy of the predicate file: rows = predicates, one value head per lane holding a
-    one-hot pair (true, false). Written by ``P.l.p.v`` tokens (a record of one token: lane,
-    predicate and value are all in the token); a predicate never written reads as false."""
+                   out: Group, warps: int = 1) -> KeyHead:
+    """One copy of the predicate file: row ``preds·w + p`` = predicate p of warp w, one value head
+    per lane holding a one-hot pair (true, false). Written by ``P.l.p.v`` tokens (a record of one
+    token) of the current step's warp; a predicate never written reads as false."""
     a = space["anchor"].start
     kind, alane, alo, pval = space["tok.kind"], space["addr.lane"], space["addr.lo"], space["pval"]
+    xw = space["ctx.warp"]
     head = KeyHead(name=name, q=dict(query),
-                   k={p: (0, and_form({kind["P"]: 1.0, alo[p]: 1.0}, a)) for p in range(preds)})
+                   k={preds * w + p: (0, and_form({kind["P"]: 1.0, alo[p]: 1.0, xw[w]: 1.0}, a))
+                      for w in range(warps) for p in range(preds)})
     for lane in range(lanes):
         vh = ValueHead(name=f"{name}.{lane}", nnz=1, beta=and_form({kind["P"]: 1.0, alane[lane]: 1.0}, a))
         for col, v in ((0, 1), (1, 0)):

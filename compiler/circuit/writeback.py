@@ -90,9 +90,14 @@ class WritebackBuilder:
         ran = value_group(sp, "ran", "lanes of the current warp that hold a thread (nibble 0: 1/0)",
                           "writeback", lanes)
         xw = sp["ctx.warp"]
-        rows = {r: r for r in range(10 + 3 * self.cfg.max_warps)}
-        q = {const_row(f"present.{w}.0"): (0, and_form({xw[w]: 1.0}, a)) for w in range(self.cfg.max_warps)}
+        warps = self.cfg.max_warps
+        rows = {r: r for r in range(11 + 3 * warps)}
+        q = {const_row(f"present.{w}.0"): (0, and_form({xw[w]: 1.0}, a)) for w in range(warps)}
         M0.heads.append(constants_file(sp, "present", rows, lanes, q, ran))
+        # which warps exist: one row, warp w in value head w (read with a fixed query)
+        wp = value_group(sp, "wexists", "warp w exists in this launch (nibble 0: 1/0)", "writeback", warps)
+        M0.heads.append(constants_file(sp, "warps", rows, warps, {const_row("warp.0"): (0, {a: GAIN / 2})}, wp))
+        M0.heads.append(self._pc_file())
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
         self.mitems = [(k, l) for k in range(stores) for l in range(lanes)]
@@ -185,7 +190,7 @@ class WritebackBuilder:
         done = self._done()
         emit = sp.add("emit", [("R", i) for i in self.items] + [("P", i) for i in self.pitems]
                       + [("M", i) for i in self.mitems]
-                      + [("EXEC", t) for t in range(self.cfg.rom_blocks)] + ["END", "S"], kind="scalar",
+                      + [("NEXT", w) for w in range(self.cfg.max_warps)] + ["END", "S"], kind="scalar",
                       doc="parts of the next token (0/1)", stage="writeback")
         any_r = {pending[i]: -1.0 for i in self.items}
         any_p = {pendp[i]: -1.0 for i in self.pitems}
@@ -199,10 +204,20 @@ class WritebackBuilder:
         for n, i in enumerate(self.mitems):
             M2.gated(a, lin(done, {pendm[i]: 1.0}, any_r, any_p, {pendm[j]: -1.0 for j in self.mitems[:n]}), 2,
                      {a: 1.0}, {emit[("M", i)]: 1.0})
-        for t in range(self.cfg.rom_blocks):
-            M2.gated(a, lin(done, {term[("jump", t)]: 1.0}, total), 2, {a: 1.0}, {emit[("EXEC", t)]: 1.0})
-        M2.gated(a, lin(done, {term["exit"]: 1.0}, total), 2, {a: 1.0}, {emit["END"]: 1.0})
-        M2.reads += ["pending", "pendm", "pendp", "term", "tok.kind"]
+        # the next EXEC: round robin — the first warp after the current one (cyclically) that exists
+        # and has not exited; END when none is left
+        warps = self.cfg.max_warps
+        xw, wp, pc = sp["ctx.warp"], sp["wexists"], sp["pc"]
+        running = {w: {wp[(w, 0)]: 1.0, pc[(w, "exit")]: -1.0} for w in range(warps)}
+        for w in range(warps):
+            for d in range(1, warps + 1):
+                nxt = (w + d) % warps
+                between = lin(*[{c: -v for c, v in running[(w + e) % warps].items()} for e in range(1, d)])
+                M2.gated(a, lin(done, total, {xw[w]: 1.0}, running[nxt], between), 3, {a: 1.0},
+                         {emit[("NEXT", nxt)]: 1.0})
+        M2.gated(a, lin(done, total, *[{c: -v for c, v in running[w].items()} for w in range(warps)]), 1, {a: 1.0},
+                 {emit["END"]: 1.0})
+        M2.reads += ["pending", "pendm", "pendp", "pc", "wexists", "ctx.warp", "tok.kind"]
         M2.writes.append("emit")
 
         M3 = self.L[E + 3]
@@ -220,6 +235,26 @@ class WritebackBuilder:
                 M3.gated(a, {emit[("P", (l, p))]: 1.0, sp["lastp"][(p, s)]: 1.0}, 2, {a: 1.0}, {nextp[(l, s)]: 1.0})
         M3.reads += ["emit", "storek", "lastp"]
         M3.writes += ["nextsel", "nextp"]
+
+    def _pc_file(self) -> KeyHead:
+        """Each warp's next block: ``EXEC.b.w`` writes warp w's value head (row 0) with the
+        terminator of block b (jump t, or exit); every token reads all warps. A warp never run
+        reads all-zero, i.e. block 0."""
+        sp, a = self.sp, self.a
+        kind, xw, term = sp["tok.kind"], sp["exec.warp"], sp["term"]
+        warps, blocks = self.cfg.max_warps, self.cfg.rom_blocks
+        pc = sp.add("pc", [(w, t) for w in range(warps) for t in list(range(blocks)) + ["exit"]], kind="scalar",
+                    doc="the block warp w runs next, or exit (0/1; all 0: block 0, not started)",
+                    stage="writeback")
+        head = KeyHead(name="pcs", q={0: (0, {a: GAIN / 2})}, k={0: (0, and_form({kind["EXEC"]: 1.0}, a))})
+        for w in range(warps):
+            vh = ValueHead(name=f"pcs.{w}", nnz=1, beta=and_form({kind["EXEC"]: 1.0, xw[w]: 1.0}, a))
+            for col, t in enumerate(list(range(blocks)) + ["exit"]):
+                vh.v[col] = (0, and_form({term[t if t == "exit" else ("jump", t)]: 1.0}, a))
+                vh.z[col] = {a: GAIN / 2}
+                vh.out[col] = {pc[(w, t)]: 1.0}
+            head.values.append(vh)
+        return head
 
     # --- E+4 mixer: staging ---------------------------------------------------------------------
     def staging(self) -> None:
@@ -322,7 +357,12 @@ class WritebackBuilder:
                 rows[t] = score([{emit[("R", (l, r))]: 1.0}])
             elif kind_ == "EXEC":
                 b, wp = map(int, rest.split("."))
-                rows[t] = score([{emit[("EXEC", b)]: 1.0}, {xw[wp]: 1.0}])
+                pc = sp["pc"]
+                if b == 0:  # a warp never run is at block 0: its pc entries are all 0
+                    at = lin({a: 1.0}, {pc[(wp, u)]: -1.0 for u in list(range(self.cfg.rom_blocks)) + ["exit"]})
+                else:
+                    at = {pc[(wp, b)]: 1.0}
+                rows[t] = score([{emit[("NEXT", wp)]: 1.0}, at])
                 if (b, wp) == (0, 0):  # GO starts the launch: warp 0 runs block 0 first
                     rows[t] = lin(rows[t], {kind["GO"]: 2 * SCORE})
             elif kind_ == "M" and rest.count(".") == 2:
