@@ -30,7 +30,7 @@ def _prog(ops, seed):
     blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
               [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
                I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
-    unary = (Op.NOT, Op.MOV)
+    unary = (Op.NOT, Op.MOV, Op.POPC, Op.CLZ, Op.BREV)
     for k in range(8):
         op, op2 = rng.choice(ops), rng.choice(ops)
         other = rng.choice([R(6), Imm(rng.choice(EDGES))])
@@ -50,6 +50,7 @@ def _values(seed):
     ("shifts", [Op.SHL, Op.SHR_U, Op.SHR_S]),
     ("logic", [Op.AND, Op.OR, Op.XOR, Op.NOT]),
     ("arith", [Op.ADD, Op.SUB, Op.MOV]),
+    ("bitcount", [Op.POPC, Op.CLZ, Op.BREV, Op.XOR]),
 ])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_programs(model, name, ops, seed):

@@ -18,12 +18,13 @@ from compiler.circuit.layers import LayerSpec, Lin, lin
 from compiler.circuit.space import Group, Space
 
 LOGIC = ("and", "or", "xor", "not")
+BITCOUNT = ("popc", "clz", "brev")
 
 
 def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
                 flags: dict[str, int], lanes: int) -> None:
     L1, L2, L3 = layers
-    binary = {flags[n]: 1.0 for n in ("and", "or", "xor")}
+    binary = {flags[n]: 1.0 for n in ("and", "or", "xor", *BITCOUNT)}
     hi = space.shared("logic.hi", [(x, l, i, k) for x in "ab" for l in range(lanes) for i in range(8) for k in (3, 2)],
                       kind="scalar", doc="bitwise ops: bits 3 and 2 of every operand nibble (bank)", stage="execute")
     b1 = space.shared("logic.b1", [(x, l, i) for x in "ab" for l in range(lanes) for i in range(8)], kind="scalar",
@@ -56,6 +57,19 @@ def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b:
                 L3.flag_step(anchor, s, 0.5, {o: w}, flags["xor"])     # xor = or − and
                 L3.flag_step(anchor, s, 1.5, {o: -w}, flags["xor"])
             L3.gated(anchor, {flags["not"]: 1.0}, 1, lin({anchor: 15.0}, {a[(lane, i)]: -1.0}), {o: 1.0})
+        # popc, clz, brev from the bits of a (bit t = 4i + k)
+        abit = [bit("a", a, t // 4, t % 4) for t in range(32)]
+        n0, n1 = out[(lane, 0)], out[(lane, 1)]
+        L3.gated(anchor, {flags["popc"]: 1.0}, 1, lin(*abit), {n0: 1.0})   # the count, nibble 0 ...
+        for t in (16, 32):                                                # ... carried at 16 and 32
+            L3.flag_step(anchor, lin(*abit), t - 0.5, {n0: -16.0, n1: 1.0}, flags["popc"])
+        for m in range(1, 33):  # clz = number of m such that the top m bits are all 0
+            top = lin(*abit[32 - m:])
+            w = {n0: -15.0, n1: 1.0} if m in (16, 32) else {n0: 1.0}
+            L3.flag_step(anchor, {c: -v for c, v in top.items()}, -0.5, w, flags["clz"])
+        for i in range(8):      # brev: bit t of the result is bit 31 - t of a
+            form = lin(*[{c: float(1 << k) * v for c, v in abit[31 - (4 * i + k)].items()} for k in range(4)])
+            L3.gated(anchor, {flags["brev"]: 1.0}, 1, form, {out[(lane, i)]: 1.0})
     L1.reads += [a.name, b.name]
     L1.writes.append(hi.name)
     L2.reads.append(hi.name)

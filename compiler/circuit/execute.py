@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.circuit.alu_add import build_add_sub
-from compiler.circuit.alu_logic import LOGIC, build_logic, logic_banks
+from compiler.circuit.alu_logic import BITCOUNT, LOGIC, build_logic, logic_banks
 from compiler.circuit.alu_shift import SHIFTS, build_shifts, shift_banks
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
 from compiler.circuit.protocol import (
@@ -39,7 +39,8 @@ from compiler.circuit.words import (
 )
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
-OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "selp", *SETP, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
+OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP,
+       "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
        "sreg.laneid", "ld.global", "st.global")
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
 PERIOD = 5
@@ -236,7 +237,7 @@ class SlotBuilder:
         build_shifts(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
                      {n: ops[n] for n in SHIFTS}, self.lanes)
         build_logic(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
-                    {n: ops[n] for n in LOGIC}, self.lanes)
+                    {n: ops[n] for n in (*LOGIC, *BITCOUNT)}, self.lanes)
         W = self.L[B + 4]
         res = self.results[s]
         A = vals["a"]
