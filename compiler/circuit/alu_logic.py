@@ -9,7 +9,7 @@ Values are eight scalar nibbles per lane; bitwise ops need the bits of both oper
    ``not a = 15 − a`` per nibble needs no bits at all.
 
 Every step is gated by the op flags (up projection), so the ops add nothing when off.
-Neurons per slot (4 lanes): 384 / 128 / 544 + 32.
+Neurons per slot (4 lanes): 384 / 128 / 288 (+ popc/clz/brev in a fourth layer, 300).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ BITCOUNT = ("popc", "clz", "brev")
 
 def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
                 flags: dict[str, int], lanes: int) -> None:
-    L1, L2, L3 = layers
+    L1, L2, L3 = layers[:3]
+    L4 = layers[3] if len(layers) > 3 else L3  # popc/clz/brev (the bits are still there one layer on)
     binary = {flags[n]: 1.0 for n in ("and", "or", "xor", *BITCOUNT)}
     hi = space.shared("logic.hi", [(x, l, i, k) for x in "ab" for l in range(lanes) for i in range(8) for k in (3, 2)],
                       kind="scalar", doc="bitwise ops: bits 3 and 2 of every operand nibble (bank)", stage="execute")
@@ -52,24 +53,24 @@ def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b:
             for k in range(4):
                 s = lin(bit("a", a, i, k), bit("b", b, i, k))
                 w = float(1 << k)
-                L3.flag_step(anchor, s, 1.5, {o: w}, flags["and"])
-                L3.flag_step(anchor, s, 0.5, {o: w}, flags["or"])
-                L3.flag_step(anchor, s, 0.5, {o: w}, flags["xor"])     # xor = or − and
-                L3.flag_step(anchor, s, 1.5, {o: -w}, flags["xor"])
+                # and = [s ≥ 2], or = [s ≥ 1], xor = or − and: two steps per bit, the op flags
+                # weighting them in the up projection
+                L3.flag_step(anchor, s, 0.5, {o: w}, {flags["or"]: 1.0, flags["xor"]: 1.0})
+                L3.flag_step(anchor, s, 1.5, {o: w}, {flags["and"]: 1.0, flags["xor"]: -1.0})
             L3.gated(anchor, {flags["not"]: 1.0}, 1, lin({anchor: 15.0}, {a[(lane, i)]: -1.0}), {o: 1.0})
         # popc, clz, brev from the bits of a (bit t = 4i + k)
         abit = [bit("a", a, t // 4, t % 4) for t in range(32)]
         n0, n1 = out[(lane, 0)], out[(lane, 1)]
-        L3.gated(anchor, {flags["popc"]: 1.0}, 1, lin(*abit), {n0: 1.0})   # the count, nibble 0 ...
+        L4.gated(anchor, {flags["popc"]: 1.0}, 1, lin(*abit), {n0: 1.0})   # the count, nibble 0 ...
         for t in (16, 32):                                                # ... carried at 16 and 32
-            L3.flag_step(anchor, lin(*abit), t - 0.5, {n0: -16.0, n1: 1.0}, flags["popc"])
+            L4.flag_step(anchor, lin(*abit), t - 0.5, {n0: -16.0, n1: 1.0}, flags["popc"])
         for m in range(1, 33):  # clz = number of m such that the top m bits are all 0
             top = lin(*abit[32 - m:])
             w = {n0: -15.0, n1: 1.0} if m in (16, 32) else {n0: 1.0}
-            L3.flag_step(anchor, {c: -v for c, v in top.items()}, -0.5, w, flags["clz"])
+            L4.flag_step(anchor, {c: -v for c, v in top.items()}, -0.5, w, flags["clz"])
         for i in range(8):      # brev: bit t of the result is bit 31 - t of a
             form = lin(*[{c: float(1 << k) * v for c, v in abit[31 - (4 * i + k)].items()} for k in range(4)])
-            L3.gated(anchor, {flags["brev"]: 1.0}, 1, form, {out[(lane, i)]: 1.0})
+            L4.gated(anchor, {flags["brev"]: 1.0}, 1, form, {out[(lane, i)]: 1.0})
     L1.reads += [a.name, b.name]
     L1.writes.append(hi.name)
     L2.reads.append(hi.name)

@@ -236,7 +236,7 @@ class SlotBuilder:
         self.predicates(s, B, vals, total, cmp)
         build_shifts(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
                      {n: ops[n] for n in SHIFTS}, self.lanes)
-        build_logic(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
+        build_logic(self.L[B + 1:B + 5], sp, a, vals["a"], vals["b"], self.results[s],
                     {n: ops[n] for n in (*LOGIC, *BITCOUNT)}, self.lanes)
         W = self.L[B + 4]
         res = self.results[s]
@@ -339,7 +339,11 @@ class SlotBuilder:
                         W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
         # the slot's operand, adder and sum banks are free again
         vals = self.operand_groups(s)
-        for g in (*vals.values(), total, sp["add.g"], sp["add.p"], sp["add.c"], *shift_banks(sp), *logic_banks(sp),
+        # (banks whose last reader is an earlier layer are cleared there: the MLP widths stay even)
+        self.L[B + 2].clear(a, sp["shift.b0"].indices)
+        for g in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
+            self.L[B + 3].clear(a, g.indices)
+        for g in (*vals.values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
                   sp["cmp"], sp["cmp.C"], sp["Pv"]):
             W.clear(a, g.indices)
         W.writes.append("word")
