@@ -80,10 +80,13 @@ class ModelRun:
     def done(self) -> bool:
         return bool(self.generated) and self.generated[-1] == "END"
 
-    def step(self) -> str:
-        """One forward pass: the next token (greedy)."""
+    def step(self, hidden: bool = False) -> str:
+        """One forward pass: the next token (greedy). ``hidden``: keep every layer's residual at
+        the last position (``activations()``), for display."""
         with torch.no_grad():
-            out = self.gpu.model(input_ids=self._next_input, cache=self.cache, use_cache=True)
+            out = self.gpu.model(input_ids=self._next_input, cache=self.cache, use_cache=True,
+                                 output_hidden_states=hidden)
+        self.hidden = [h[0, -1].float() for h in out.hidden_states] if hidden else None
         logits = out.logits[0, -1].float()
         top = torch.topk(logits, 2)
         tok_id = int(top.indices[0])
@@ -110,6 +113,40 @@ class ModelRun:
             for r in range(1, cfg.regs):
                 row = REG_ROWS * warp + r
                 out[(lane, r)] = _word(S[base + 2 * lane, row] + S[base + 2 * lane + 1, row])
+        return out
+
+    def activations(self) -> list[dict[str, list[float]]]:
+        """The residual after each layer (index 0: the embedding) of the last step run with
+        ``hidden=True``, split into the named groups of qgpu_layout.json. Read-only, for display."""
+        if not self.hidden:
+            raise RuntimeError("run step(hidden=True) first")
+        groups = self.gpu.layout["residual"]
+        return [{g["group"]: h[g["first"]:g["first"] + g["width"]].tolist() for g in groups} for h in self.hidden]
+
+    def rom(self) -> dict[tuple[int, int], dict[str, int]]:
+        """(block, slot) -> non-zero fields, decoded from the ROM heads' state (bit pairs; a field
+        never written reads 0). Fields with a bit below the margin raise (corrupt ROM)."""
+        from compiler.circuit.protocol import FIELDS
+
+        m = self.gpu.layout["state"]["heads_per_key"]
+        out: dict[tuple[int, int], dict[str, int]] = {}
+        for loc in self.gpu.layout["state"]["rom"]:
+            S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+            base = loc["head"] * m
+            for b in range(self.gpu.machine.rom_blocks):
+                fields = {}
+                for f, name in enumerate(FIELDS):
+                    j, g = divmod(f, 4)
+                    pairs = S[base + j, 4 * b + g, 16 * g:16 * g + 16].reshape(8, 2) / VAMP
+                    diff = pairs[:, 0] - pairs[:, 1]
+                    written = diff.abs() > MARGIN
+                    if bool(((diff.abs() > 1e-3) & ~written).any()):
+                        raise ValueError(f"ROM block {b} slot {loc['slot']} field {name}: a bit below the margin")
+                    v = sum(1 << k for k in range(8) if float(diff[k]) > MARGIN)
+                    if v:
+                        fields[name] = v
+                if fields:
+                    out[(b, loc["slot"])] = fields
         return out
 
     def memory(self) -> list[Word]:

@@ -81,6 +81,17 @@ def test_engine_steps_and_decodes_state(ckpt, dtype):
     mem = run.memory()
     assert all(w.ok for w in mem)
     assert [w.value for w in mem[:len(interp.memory)]] == [v & 0xFFFFFFFF for v in interp.memory]
+    # the ROM as the model holds it is the program's ROM image
+    from compiler.circuit.protocol import encode_rom
+    assert run.rom() == {k: v for k, v in encode_rom(prog, CFG3).items() if v}
+    # activations of one more step, split into the named residual groups
+    gpu2 = GpuModel(ckpt, dtype)
+    run2 = gpu2.start(prog, launch)
+    run2.step(hidden=True)
+    acts = run2.activations()
+    assert len(acts) == gpu2.model.config.num_hidden_layers + 1
+    from compiler.circuit.tokens import KINDS
+    assert acts[0]["tok.kind"][KINDS.index("GO")] == 1.0  # the last prompt token is GO
 
 
 def test_tamper_zeroed_mlp_breaks_the_replay(ckpt):

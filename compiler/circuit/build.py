@@ -51,8 +51,14 @@ def state_map(spec, sched) -> dict:
         heads = [h.name for h in spec.layers[layer].heads]
         return {"layer": layer, "head": heads.index(name)}
 
+    from compiler.circuit.protocol import TERM_SLOT
+    from compiler.circuit.writeback import TERM_LAYER
+
+    rom = [dict(find(sched.fetch(s), f"rom.{s}"), slot=s) for s in range(sched.slots)]
+    rom.append(dict(find(TERM_LAYER, f"rom.{TERM_SLOT}"), slot=TERM_SLOT))
     return {"registers": find(sched.mux(0) - 1, "regs.0.a"),
             "memory": find(sched.mux(0) + 5, "mem.0.0"),
+            "rom": rom,
             "heads_per_key": spec.heads_per_key}
 
 
