@@ -117,6 +117,15 @@ class LowerCtx:
              dst2: Pred | None = None) -> None:
         if op is Op.MUL and len(srcs) == 2 and self._strength_reduce(dst, srcs, guard):
             return
+        line = self.ins.line if self.ins else None
+        if op is Op.NEG:  # -a == 0 - a (mod 2^32): one op of the subtractor
+            self.out.append(Instr(Op.SUB, dst, (Imm(0), srcs[0]), "", guard, None, line))
+            return
+        if op is Op.ABS:  # |a| == max.s(a, 0 - a); |INT_MIN| == INT_MIN either way
+            t = self.temp()
+            self.out.append(Instr(Op.SUB, t, (Imm(0), srcs[0]), "", None, None, line))
+            self.out.append(Instr(Op.MAX_S, dst, (srcs[0], t), "", guard, None, line))
+            return
         self.out.append(Instr(op, dst, tuple(srcs), mod, guard, dst2,
                               self.ins.line if self.ins else None))
 

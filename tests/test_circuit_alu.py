@@ -51,6 +51,7 @@ def _values(seed):
     ("logic", [Op.AND, Op.OR, Op.XOR, Op.NOT]),
     ("arith", [Op.ADD, Op.SUB, Op.MOV]),
     ("bitcount", [Op.POPC, Op.CLZ, Op.BREV, Op.XOR]),
+    ("minmax", [Op.MIN_S, Op.MIN_U, Op.MAX_S, Op.MAX_U, Op.SUB]),
 ])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_programs(model, name, ops, seed):

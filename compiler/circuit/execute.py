@@ -39,8 +39,9 @@ from compiler.circuit.words import (
 )
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
+MINMAX = ("min.s", "min.u", "max.s", "max.u")
 OPS = ("mov", "add", "sub", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP,
-       "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
+       *MINMAX, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
        "sreg.laneid", "ld.global", "st.global")
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
 PERIOD = 5
@@ -138,9 +139,9 @@ class SlotBuilder:
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[name]: 1.0})
         for name in ("add", "ld.global", "st.global"):
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["add-like"]: 1.0})
-        for name in ("sub", *SETP):
+        for name in ("sub", *SETP, *MINMAX):
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["sub-like"]: 1.0})
-        for name in SETP[:6]:
+        for name in (*SETP[:6], "min.s", "max.s"):
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["signed"]: 1.0})
         pdst = sp.add(f"pdst.{s}", range(self.cfg.preds), kind="scalar",
                       doc=f"slot {s}: destination predicate (0/1 per predicate)", stage="decode")
@@ -307,10 +308,23 @@ class SlotBuilder:
             for mode, steps in rules.items():
                 for x_, t, w in steps:
                     L4.flag_step(a, x_, t, {k: w * v for k, v in o.items()}, ops[f"setp.{mode}"])
+            X = cmp[(lane, "X")]
             for i in range(8):  # selp d = c ? a : b
                 out = {self.results[s][(lane, i)]: 1.0}
-                L4.gated(a, {ops["selp"]: 1.0, Pv[lane]: 1.0}, 2, {A[(lane, i)]: 1.0}, out)
-                L4.gated(a, {ops["selp"]: 1.0, Pv[lane]: -1.0}, 1, {Bv[(lane, i)]: 1.0}, out)
+                av, bv = {A[(lane, i)]: 1.0}, {Bv[(lane, i)]: 1.0}
+                L4.gated(a, {ops["selp"]: 1.0, Pv[lane]: 1.0}, 2, av, out)
+                L4.gated(a, {ops["selp"]: 1.0, Pv[lane]: -1.0}, 1, bv, out)
+                # min/max: unsigned a < b is not C; signed a < b is (1 - C) xor X. Each case is an
+                # AND of the op flag with C and X (or their complements), so every gate is exact.
+                for mn, mx, less in (("min.u", "max.u", [({c: -1.0}, 0)]),
+                                     ("min.s", "max.s", [({c: 1.0, X: 1.0}, 2), ({c: -1.0, X: -1.0}, 0)])):
+                    more = ([({c: 1.0}, 1)] if mn == "min.u" else [({c: 1.0, X: -1.0}, 1), ({c: -1.0, X: 1.0}, 1)])
+                    for cond, n in less:   # a < b: min is a, max is b
+                        L4.gated(a, lin({ops[mn]: 1.0}, cond), n + 1, av, out)
+                        L4.gated(a, lin({ops[mx]: 1.0}, cond), n + 1, bv, out)
+                    for cond, n in more:   # a >= b: min is b, max is a
+                        L4.gated(a, lin({ops[mn]: 1.0}, cond), n + 1, bv, out)
+                        L4.gated(a, lin({ops[mx]: 1.0}, cond), n + 1, av, out)
         for x in OPERANDS:  # the predicate forwarding above was the last reader of the sources
             L2.clear(a, sp[f"src.{x}"].indices)
         L1.writes += ["cmp", "Pv"]
