@@ -153,25 +153,9 @@ def cmd_compile(ns: argparse.Namespace) -> int:
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
-    from compiler.kernel_compiler import compile_file
     from engine.interpreter import Interpreter
-    from engine.launch import build_launch, parse_assignments, read_header
 
-    hdr = read_header(ns.file)
-    kernel = ns.kernel or hdr.kernel
-    prog = compile_file(ns.file, kernel)
-    assigned = parse_assignments(hdr.args)
-    assigned.update(parse_assignments(ns.args))
-    grid = ns.grid if ns.grid is not None else hdr.grid
-    block = ns.block if ns.block is not None else hdr.block
-    if grid is None or block is None:
-        raise LaunchError("give the launch configuration: --grid G --block B "
-                          "(or put '// qgpu: --grid G --block B ...' in the file)")
-    try:
-        launch = build_launch(prog, grid, block, assigned)
-    except LaunchError as e:
-        e.file = e.file or ns.file  # say which kernel file the launch was for
-        raise
+    prog, launch, grid, block = _launch_for(ns, DEFAULT)
     interp = Interpreter(prog, launch, max_steps=ns.max_steps)
     result = _run_with_progress(interp)
     arrays = {}
