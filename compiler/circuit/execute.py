@@ -299,12 +299,11 @@ class SlotBuilder:
                 "hi": [(hi, 200.5, 1.0)], "ls": [(neg(hi), -200.5, 1.0)],
                 "lt": [(u, 0.5, 1.0), (u, 1.5, -1.0)],
                 "ge": [(neg(u), -0.5, 1.0), (u, 1.5, 1.0)],
-                "gt": [(lin({c: 200.0}, {cmp[(lane, "X")]: -200.0}, zsum, {a: -200.0}), 0.5 - 200.0 + 200.0, 1.0)],
                 "le": [(u, 0.5, 1.0), (u, 1.5, -1.0), (neg(zsum), -0.5, 1.0)],
+                # gt = not lt and not eq: u = 0 (C = 1, X = 0) or u = 2 (C = 0, X = 1), nonzero result
+                "gt": [(lin(zsum, {k: -200.0 * v for k, v in u.items()}), 0.5, 1.0),
+                       (lin(zsum, {k: 200.0 * v for k, v in u.items()}, {a: -400.0}), 0.5, 1.0)],
             }
-            # gt = not lt and not eq: u = 0 (C = 1, X = 0) or u = 2 (C = 0, X = 1), with a nonzero result
-            rules["gt"] = [(lin(zsum, {k: -200.0 * v for k, v in u.items()}), 0.5, 1.0),
-                           (lin(zsum, {k: 200.0 * v for k, v in u.items()}, {a: -400.0}), 0.5, 1.0)]
             for mode, steps in rules.items():
                 for x_, t, w in steps:
                     L4.flag_step(a, x_, t, {k: w * v for k, v in o.items()}, ops[f"setp.{mode}"])

@@ -30,7 +30,7 @@ The terminator slot (jump target, exit) is fetched early (``TERM_LAYER``) into `
 
 from __future__ import annotations
 
-from compiler.circuit.execute import OPS, Schedule, _equals
+from compiler.circuit.execute import Schedule, _equals
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
 from compiler.circuit.protocol import TERM_SLOT, TERMINATORS, Vocab
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
@@ -59,10 +59,6 @@ class WritebackBuilder:
         self.bookkeeping()
         self.staging()
         self.emit()
-
-    @staticmethod
-    def layers_after(sched: Schedule) -> int:
-        return 5
 
     # --- the block's terminator ---------------------------------------------------------------
     def terminator(self) -> None:
@@ -383,5 +379,3 @@ class WritebackBuilder:
                 rows[t] = score([first, *byte(k, x)])
         return rows
 
-
-__all__ = ["WritebackBuilder", "OPS"]
