@@ -39,6 +39,10 @@ def _program() -> Program:
         [I(Op.MOV, R(12), (Imm(0x12345678),)), I(Op.SUB, R(13), (R(11), R(12))), I(Op.ADD, R(14), (R(13), Imm(-77)))],
         [I(Op.SREG, R(1), (), "ntid.x"), I(Op.MOV, R(2), (R(14),)), I(Op.LD, R(3), (R(5), Imm(4)), "global")],
         [I(Op.SREG, R(4), (), "laneid"), I(Op.SUB, R(5), (R(4), Imm(3))), I(Op.ADD, R(15), (R(5), R(1)))],
+        # a step whose last record is a low register, then a step that writes no register: at its
+        # EXEC the latch still holds that record, and no later register may look pending
+        [I(Op.ADD, R(3), (R(3), Imm(1)))],
+        [I(Op.ST, None, (R(7), Imm(0), R(15)), "global")],
         [I(Op.PARAM, R(2), (Imm(0),)), I(Op.ST, None, (R(7), Imm(0), R(15)), "global"),
          I(Op.ADD, R(6), (R(2), Imm(16)))],
         [I(Op.ST, None, (R(6), Imm(-4), R(13)), "global"), I(Op.MOV, R(9), (Imm(-2),)),

@@ -150,9 +150,11 @@ class WritebackBuilder:
                         doc="slot s holds the value being sent (register: last writer; memory: the store)",
                         stage="writeback")
         for n, (l, r) in enumerate(self.items):
-            # after the current record in (lane, register) order, or everything right after EXEC
+            # after the current record in (lane, register) order, or everything right after EXEC.
+            # At EXEC the latch may still hold the last record of the previous step, so "after" is
+            # 0, 1 or 2: weights 3 on the conditions that must hold (3 + 3 + after >= 6.5 iff after >= 1)
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
-            M1.step(a, lin({ran[(l, 0)]: 1.0, written[r]: 1.0}, after), 2.5, {pending[(l, r)]: 1.0})
+            M1.step(a, lin({ran[(l, 0)]: 3.0, written[r]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             has = {sk[(k, s)]: 1.0 for s in range(slots)}
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
@@ -168,7 +170,7 @@ class WritebackBuilder:
             # an earlier predicate record
             after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
                                                                    sp["rthenp"][0]: -1.0})
-            M1.step(a, lin({ran[(l, 0)]: 1.0, pwritten[p]: 1.0}, after), 2.5, {pendp[(l, p)]: 1.0})
+            M1.step(a, lin({ran[(l, 0)]: 3.0, pwritten[p]: 3.0}, after), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
         for p in range(self.cfg.preds):
             for s in range(slots):
                 later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
