@@ -6,6 +6,8 @@ the interpreter's reconvergence rule (run the lowest PC first) relies on that.
 
 from __future__ import annotations
 
+import dataclasses
+
 from compiler.cfg import VProgram
 from compiler.errors import CompileError
 from compiler.machine.config import MachineConfig
@@ -44,6 +46,24 @@ def _fits(chunk: list[Instr], ins: Instr, live_after: set, cfg: MachineConfig) -
     return True
 
 
+MULTIPLIES = (Op.MUL, Op.MULHI_S, Op.MULHI_U)
+NOP = Instr(Op.MOV, ZERO, (ZERO,))
+"""The filler of a latency gap: writes r0, which always reads 0."""
+
+
+def _bubbles(chunk: list[Instr], ins: Instr, cfg: MachineConfig) -> list[Instr]:
+    """The no-ops ``ins`` needs in front of it so that it reads no multiply result early
+    (``BlockLimits.mul_latency``). A guarded instruction also reads its destination: lanes
+    that skip it keep the old value."""
+    reads = set(ins.regs_read()) | (set(ins.regs_written()) if ins.guard is not None else set())
+    need = 0
+    for back in range(1, min(cfg.block.mul_latency, len(chunk) + 1)):
+        prev = chunk[-back]
+        if prev.op in MULTIPLIES and prev.dst != ZERO and prev.dst in reads:
+            need = max(need, cfg.block.mul_latency - back)
+    return [dataclasses.replace(NOP, line=ins.line)] * need
+
+
 def _loaded(chunk: list[Instr]) -> set:
     """Registers whose value in ``chunk`` depends on a load or atomic of ``chunk``."""
     derived: set = set()
@@ -65,12 +85,14 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
         chunks: list[list[Instr]] = [[]]
         after = live_after_each(vb, live_in, tracked=physical)
         for ins, live in zip(vb.instrs, after):
-            if not _fits(chunks[-1], ins, live, cfg):
+            gap = _bubbles(chunks[-1], ins, cfg)
+            if not _fits(chunks[-1] + gap, ins, live, cfg):
                 if not chunks[-1]:
                     raise CompileError(f"instruction '{ins}' alone exceeds the per-block limits",
                                        file=filename, line=ins.line)
                 chunks.append([])
-            chunks[-1].append(ins)
+                gap = []
+            chunks[-1] += gap + [ins]
         first_of[vb.label] = len(pieces)
         for k, chunk in enumerate(chunks):
             last = k == len(chunks) - 1
