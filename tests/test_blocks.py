@@ -28,7 +28,7 @@ def test_block_rules(path):
         assert sum(i.op is Op.ATOM for i in b.instrs) <= lim.max_atomics, where
         stored = False
         from_memory: set = set()
-        for i in b.instrs:
+        for k, i in enumerate(b.instrs):
             if i.op in (Op.LD, Op.ATOM):
                 assert not stored, f"{where}: memory read after a store"
                 assert not (set(i.srcs[:2]) & from_memory), f"{where}: address from a load of the same pass"
@@ -37,6 +37,10 @@ def test_block_rules(path):
                 from_memory |= set(i.regs_written())
             elif i.guard is None:
                 from_memory -= set(i.regs_written())  # overwritten with a value not from memory
+            for back in range(1, lim.mul_latency):  # no multiply result read before it is ready
+                if k >= back and b.instrs[k - back].op in (Op.MUL, Op.MULHI_S, Op.MULHI_U):
+                    prev = b.instrs[k - back].dst
+                    assert prev == Reg(0) or prev not in i.regs_read(), f"{where}: reads {prev} {back} slot(s) after its mul"
             for r in i.regs_written():
                 if isinstance(r, Reg):
                     assert 0 <= r.n < DEFAULT.regs, where
