@@ -61,3 +61,22 @@ def test_mul_largest_columns(model):
     vals = [-1, -1, 0x7FFFFFFF, 0xFFFF, -1, 0x10001, -0x80000000, 0xFFFFFF]
     bad = check_program(model, prog, {"a": ",".join(str(v if v < 2**31 else v - 2**32) for v in vals)})
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_mulhi_programs(model, seed):
+    """mulhi.u and mulhi.s on edge cases (signs, all ones, the most negative value) and random words."""
+    rng = random.Random(seed)
+    I, R = Instr, Reg
+    blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
+              [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
+               I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
+    for k in range(4):
+        d = R(7 + k)
+        other = rng.choice([R(6), Imm(rng.choice(EDGES))])
+        blocks.append([I(Op.MULHI_S, d, (R(5), other)), I(Op.MULHI_U, R(12), (R(6), R(5))),
+                       I(Op.MULHI_S, R(13), (d, R(6)))])
+        blocks.append([I(Op.MUL, R(14), (R(5), R(6))), I(Op.XOR, R(6), (R(6), d)),
+                       I(Op.MULHI_U, R(5), (R(5), Imm(rng.choice(EDGES))))])
+    bad = check_program(model, program(blocks, [("a", True)]), {"a": _values(seed)})
+    assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"

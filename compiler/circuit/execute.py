@@ -14,7 +14,7 @@ layer                 work
 ``B + 1..3`` MLPs     adder (add, sub, and the address of ld/st) → ``sum.s``
 ``B + 4`` MLP         results of mov/add/sub into ``r.s``; address nibbles → word one-hots
 ``B + 5`` mixer       memory read of a ``ld`` (one key head per lane) → ``r.s``
-``B + 1..7`` MLPs     multiplier (``alu_mul``) → ``r.s``, ready two slots later
+``B + 1..8`` MLPs     multiplier (``alu_mul``) → ``r.s``, ready two slots later
 ====================  =====================================================================
 
 ``param`` and ``sreg`` read the constants file straight into ``r.s``. Ops outside
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.circuit.alu_add import build_add_sub
-from compiler.circuit.alu_mul import DEPTH as MUL_DEPTH, build_mul
+from compiler.circuit.alu_mul import DEPTH as MUL_DEPTH, MUL_OPS, build_mul
 from compiler.circuit.alu_logic import BITCOUNT, LOGIC, build_logic, logic_banks
 from compiler.circuit.alu_shift import SHIFTS, build_shifts, shift_banks
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
@@ -42,7 +42,7 @@ from compiler.circuit.words import (
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
 MINMAX = ("min.s", "min.u", "max.s", "max.u")
-OPS = ("mov", "add", "sub", "mul", "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP,
+OPS = ("mov", "add", "sub", *MUL_OPS, "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP,
        *MINMAX, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
        "sreg.laneid", "ld.global", "st.global")
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
@@ -241,8 +241,8 @@ class SlotBuilder:
                      {n: ops[n] for n in SHIFTS}, self.lanes)
         build_logic(self.L[B + 1:B + 5], sp, a, vals["a"], vals["b"], self.results[s],
                     {n: ops[n] for n in (*LOGIC, *BITCOUNT)}, self.lanes)
-        build_mul(self.L[B + 1:B + 1 + MUL_DEPTH], sp, a, vals["a"], vals["b"], self.results[s], ops["mul"],
-                  self.lanes, "even" if s % 2 == 0 else "odd")
+        build_mul(self.L[B + 1:B + 1 + MUL_DEPTH], sp, a, vals["a"], vals["b"], self.results[s],
+                  {n: ops[n] for n in MUL_OPS}, self.lanes)
         W = self.L[B + 4]
         res = self.results[s]
         A = vals["a"]
