@@ -96,6 +96,30 @@ class ModelRun:
         self._next_input = torch.tensor([[tok_id]])
         return tok
 
+    def force(self, expected: list[str]) -> int | None:
+        """Teacher forcing: feed the pending input and the ``expected`` continuation in one
+        forward pass (the chunked kernel, ~10x faster than generating) and compare the model's
+        greedy choice at every position with the next expected token.
+
+        Returns the index of the first token the model would not have generated (None: it
+        would have generated all of them). ``generated`` holds the model's choices up to and
+        including that token; the cache holds the state after the expected tokens (all but the
+        last, as after generating them), so the state read-out works as after ``step``."""
+        ids = self.gpu.tokenizer.convert_tokens_to_ids(expected)
+        inp = torch.cat([self._next_input, torch.tensor([ids[:-1]], dtype=self._next_input.dtype)], dim=1)
+        with torch.no_grad():
+            out = self.gpu.model(input_ids=inp, cache=self.cache, use_cache=True)
+        logits = out.logits[0, self._next_input.shape[1] - 1:].float()
+        top = torch.topk(logits, 2, dim=-1)
+        for i, want in enumerate(ids):
+            tok_id = int(top.indices[i, 0])
+            self.generated.append(self.gpu.vocab[tok_id])
+            self.margins.append(float(top.values[i, 0] - top.values[i, 1]))
+            if tok_id != want:
+                return i
+        self._next_input = torch.tensor([[ids[-1]]])
+        return None
+
     # --- state read-out -----------------------------------------------------------------------
     def _rows(self, what: str) -> tuple[torch.Tensor, int]:
         loc = self.gpu.layout["state"][what]

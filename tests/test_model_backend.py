@@ -124,10 +124,11 @@ def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
     adder = next(L["index"] for L in layers if "add.c" in L["writes"])
     w[f"model.layers.{adder}.mlp.down_proj.weight"].zero_()
     save_file(w, bad / "model.safetensors", metadata={"format": "pt"})
-    r = subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--backend", "model",
-                        "--model", str(bad), "--check-replay"], capture_output=True, text=True, timeout=900)
-    assert r.returncode == 4, r.stderr[-2000:]
-    assert "replay mismatch at generated token" in r.stderr and "interpreter:" in r.stderr
+    for mode in ([], ["--teacher-forced"]):
+        r = subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--backend", "model",
+                            "--model", str(bad), "--check-replay", *mode], capture_output=True, text=True, timeout=900)
+        assert r.returncode == 4, r.stderr[-2000:]
+        assert "replay mismatch at generated token" in r.stderr and "interpreter:" in r.stderr
 
 
 def _runnable_samples():
@@ -149,15 +150,36 @@ RUNNABLE = _runnable_samples()
 
 
 def test_the_runnable_samples_do_not_shrink():
-    assert {"samples/shift_add.cu", "samples/bit_ops.cu", "samples/byte_pack.cu"} <= set(RUNNABLE)
+    done = {"shift_add", "bit_ops", "byte_pack", "unsigned_cmp", "saturate_add", "popc_clz_brev", "min_max_abs",
+            "arith_mix", "overflow_wrap", "mulhi", "div_const", "div_const_unsigned", "matmul"}
+    assert {f"samples/{s}.cu" for s in done} <= set(RUNNABLE)
+
+
+GENERATED = ["samples/arith_mix.cu", "samples/popc_clz_brev.cu"]
+"""Samples CI also replays by generating token by token (a multiply, two warps); every runnable
+sample is replayed teacher-forced, and the fresh-process test generates shift_add."""
+
+
+def _replay(ckpt, path, *mode):
+    r = subprocess.run([sys.executable, "-m", "app.cli", "run", path, "--json", "--backend", "model",
+                        "--model", str(ckpt), "--check-replay", *mode], capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stderr[-3000:]
+    ref = subprocess.run([sys.executable, "-m", "app.cli", "run", path, "--json"], capture_output=True, text=True)
+    got = json.loads(r.stdout)
+    assert got["replay"] == "exact" and got["replay_mode"] == ("teacher-forced" if mode else "generated")
+    assert got["arrays"] == json.loads(ref.stdout)["arrays"]
 
 
 @pytest.mark.parametrize("path", RUNNABLE)
 def test_every_runnable_sample_replays_exactly(ckpt, path):
-    """Every sample the circuit implements, through the CLI: --check-replay must pass and the
-    arrays read from the model's state must equal the interpreter's."""
-    r = subprocess.run([sys.executable, "-m", "app.cli", "run", path, "--json", "--backend", "model",
-                        "--model", str(ckpt), "--check-replay"], capture_output=True, text=True, timeout=1200)
-    assert r.returncode == 0, r.stderr[-3000:]
-    ref = subprocess.run([sys.executable, "-m", "app.cli", "run", path, "--json"], capture_output=True, text=True)
-    assert json.loads(r.stdout)["arrays"] == json.loads(ref.stdout)["arrays"]
+    """Every sample the circuit implements, through the CLI, teacher-forced: the model must predict
+    every token of the interpreter's trace, and the arrays read from its state must equal the
+    interpreter's."""
+    _replay(ckpt, path, "--teacher-forced")
+
+
+@pytest.mark.parametrize("path", GENERATED)
+def test_generated_replays(ckpt, path):
+    """A few samples generated token by token with the model's cache (the recurrent kernel)."""
+    assert path in RUNNABLE
+    _replay(ckpt, path)
