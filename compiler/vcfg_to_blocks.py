@@ -52,14 +52,14 @@ NOP = Instr(Op.MOV, ZERO, (ZERO,))
 
 
 def _bubbles(chunk: list[Instr], ins: Instr, cfg: MachineConfig) -> list[Instr]:
-    """The no-ops ``ins`` needs in front of it so that it reads no multiply result early
-    (``BlockLimits.mul_latency``). A guarded instruction also reads its destination: lanes
-    that skip it keep the old value."""
+    """The no-ops ``ins`` needs in front of it so that it reads no multiply or guarded result
+    early (``BlockLimits.mul_latency``). A guarded instruction also reads its destination:
+    lanes that skip it keep the old value."""
     reads = set(ins.regs_read()) | (set(ins.regs_written()) if ins.guard is not None else set())
     need = 0
     for back in range(1, min(cfg.block.mul_latency, len(chunk) + 1)):
         prev = chunk[-back]
-        if prev.op in MULTIPLIES and prev.dst != ZERO and prev.dst in reads:
+        if (prev.op in MULTIPLIES or prev.guard is not None) and prev.dst != ZERO and prev.dst in reads:
             need = max(need, cfg.block.mul_latency - back)
     return [dataclasses.replace(NOP, line=ins.line)] * need
 

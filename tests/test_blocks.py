@@ -38,9 +38,11 @@ def test_block_rules(path):
             elif i.guard is None:
                 from_memory -= set(i.regs_written())  # overwritten with a value not from memory
             for back in range(1, lim.mul_latency):  # no multiply result read before it is ready
-                if k >= back and b.instrs[k - back].op in (Op.MUL, Op.MULHI_S, Op.MULHI_U):
-                    prev = b.instrs[k - back].dst
-                    assert prev == Reg(0) or prev not in i.regs_read(), f"{where}: reads {prev} {back} slot(s) after its mul"
+                earlier = b.instrs[k - back] if k >= back else None
+                if earlier is not None and (earlier.op in (Op.MUL, Op.MULHI_S, Op.MULHI_U) or earlier.guard):
+                    prev = earlier.dst
+                    reads = set(i.regs_read()) | (set(i.regs_written()) if i.guard else set())
+                    assert prev == Reg(0) or prev not in reads, f"{where}: reads {prev} {back} slot(s) after it"
             for r in i.regs_written():
                 if isinstance(r, Reg):
                     assert 0 <= r.n < DEFAULT.regs, where

@@ -15,6 +15,7 @@ layer                 work
 ``B + 4`` MLP         results of mov/add/sub into ``r.s``; address nibbles → word one-hots
 ``B + 5`` mixer       memory read of a ``ld`` (one key head per lane) → ``r.s``
 ``B + 1..8`` MLPs     multiplier (``alu_mul``) → ``r.s``, ready two slots later
+``B + 9`` MLP         guarded instructions (``guards``): skipped lanes keep the old value
 ====================  =====================================================================
 
 ``param`` and ``sreg`` read the constants file straight into ``r.s``. Ops outside
@@ -34,6 +35,7 @@ from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
 from compiler.circuit.protocol import (
     DST_PRED, OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
 )
+from compiler.circuit.guards import MERGE_DEPTH, GuardBuilder
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
 from compiler.circuit.words import (
@@ -65,8 +67,9 @@ class Schedule:
 
     @property
     def end(self) -> int:
-        """First layer after the last slot's memory read and multiply."""
-        return self.mux(self.slots - 1) + max(6, MUL_DEPTH + 1)
+        """The last slot's guard merge (after its memory read and multiply): the writeback's
+        first layer."""
+        return self.mux(self.slots - 1) + max(6, MUL_DEPTH + 1, MERGE_DEPTH)
 
 
 def const_rows(warps: int) -> dict[int, int]:
@@ -116,6 +119,7 @@ class SlotBuilder:
         self.results = [value_group(space, f"r.{s}", f"result of slot {s} (final value of its destination)",
                                     "execute", lanes=cfg.lanes) for s in range(sched.slots)]
         self.pred_results: list = []
+        self.guards = GuardBuilder(self)
 
     def build(self) -> None:
         for s in range(self.sched.slots):
@@ -124,6 +128,7 @@ class SlotBuilder:
             self.operands(s)
             self.alu(s)
             self.memory(s)
+            self.guards.execute(s)
 
     # --- fetch and decode -------------------------------------------------------------------
     def fetch(self, s: int) -> None:
@@ -165,8 +170,16 @@ class SlotBuilder:
                      doc=f"slot {s}: destination register (0/1 per register)", stage="decode")
         for r in range(1, self.cfg.regs):
             L.gated(a, _equals(sp, s, "dst", r), 8, {a: 1.0}, {dst[r]: 1.0})
+        # a guarded instruction: its guard, and where its destination's old value comes from
+        self.guards.decode(s, L, lambda field, value: _equals(sp, s, field, value))
+        srcd = sp.shared("src.d", [("reg", r) for r in range(1, self.cfg.regs)]
+                         + [("fwd", j) for j in range(self.sched.slots)], kind="scalar",
+                         doc="where the old value of a guarded instruction's destination comes from (0/1; "
+                         "bank, cleared after the register read)", stage="decode")
+        for sel, code in self.guards.old_value_sources(s):
+            L.gated(a, _equals(sp, s, "d", code), 8, {a: 1.0}, {srcd[sel]: 1.0})
         L.reads.append("rom.bits")
-        L.writes += [f"op.{s}", *(f"src.{x}" for x in OPERANDS), f"dst.{s}", f"pdst.{s}"]
+        L.writes += [f"op.{s}", *(f"src.{x}" for x in OPERANDS), "src.d", f"dst.{s}", f"pdst.{s}"]
 
     # --- operands ---------------------------------------------------------------------------
     def operands(self, s: int) -> None:
@@ -328,7 +341,7 @@ class SlotBuilder:
                     for cond, n in more:   # a >= b: min is b, max is a
                         L4.gated(a, lin({ops[mn]: 1.0}, cond), n + 1, bv, out)
                         L4.gated(a, lin({ops[mx]: 1.0}, cond), n + 1, av, out)
-        for x in OPERANDS:  # the predicate forwarding above was the last reader of the sources
+        for x in (*OPERANDS, "d"):  # the predicate forwarding above was the last reader of the sources
             L2.clear(a, sp[f"src.{x}"].indices)
         L1.writes += ["cmp", "Pv"]
         L4.writes.append(pres.name)

@@ -86,6 +86,8 @@ SRC_JMM = 33                   # the slot's second immediate (jmm0..jmm3)
 SRC_PRED = 40                  # 40+p: predicate p
 SRC_PFWD = 48                  # 48+j: predicate result of slot j
 DST_PRED = 16                  # dst codes: 1..15 register, 16+p predicate
+GUARD_PRED = 1                 # guard byte = (source << 1) | negate; source 1+p: predicate p,
+GUARD_PFWD = 8                 # 8+j: the predicate result of slot j of this block (0: no guard)
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,14 @@ def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict) 
         raise CircuitLimit(f"block {block_index}: instruction '{ins}' has no ROM opcode")
     f = {"op": OPCODE_ID[name]}
     if ins.guard is not None:
-        f["guard"] = 1 + ins.guard.pred.n * 2 + int(ins.guard.negate)
+        f["guard"] = guard_byte(ins.guard, written_before)
+        # lanes that skip the instruction keep the destination's old value: its source is field d
+        if isinstance(ins.dst, Reg) and ins.dst.n != 0:
+            if len(ins.srcs) > 3:
+                raise CircuitLimit(f"block {block_index}: guarded '{ins}' has no free operand field for "
+                                   "its destination's old value")
+            j = written_before.get(("r", ins.dst.n))
+            f["d"] = SRC_FWD + j if j is not None else ins.dst.n
     for key, d in (("dst", ins.dst), ("dst2", ins.dst2)):
         if isinstance(d, Reg) and d.n != 0:
             f[key] = d.n
@@ -194,16 +203,25 @@ def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict) 
     return {k: v for k, v in f.items() if v}
 
 
-def encode_terminator(term) -> dict[str, int]:
+def guard_byte(guard, written_before: dict) -> int:
+    """The guard field: ``(source << 1) | negate`` with source ``GUARD_PRED + p`` (the predicate
+    file) or ``GUARD_PFWD + j`` (slot j of this block wrote the predicate)."""
+    j = written_before.get(("p", guard.pred.n))
+    src = GUARD_PFWD + j if j is not None else GUARD_PRED + guard.pred.n
+    return (src << 1) | int(guard.negate)
+
+
+def encode_terminator(term, written: dict | None = None) -> dict[str, int]:
+    written = written or {}
     if isinstance(term, Jump):
         f = {"op": TERMINATORS.index("jump"), "a": int(term.target)}
     elif isinstance(term, Branch):
         f = {"op": TERMINATORS.index("branch"), "a": int(term.target), "b": int(term.fallthrough),
-             "guard": 1 + term.guard.pred.n * 2 + int(term.guard.negate)}
+             "guard": guard_byte(term.guard, written)}
     elif isinstance(term, Exit):
         f = {"op": TERMINATORS.index("exit")}
         if term.guard is not None:
-            f["guard"] = 1 + term.guard.pred.n * 2 + int(term.guard.negate)
+            f["guard"] = guard_byte(term.guard, written)
             f["b"] = int(term.fallthrough)
     elif isinstance(term, Barrier):
         f = {"op": TERMINATORS.index("bar"), "a": int(term.target)}
@@ -225,7 +243,7 @@ def encode_rom(program: Program, cfg: MachineConfig = DEFAULT) -> dict[tuple[int
             rom[(blk.index, s)] = encode_instr(ins, s, blk.index, written)
             for d in ins.regs_written():
                 written[("p" if isinstance(d, Pred) else "r", d.n)] = s
-        rom[(blk.index, TERM_SLOT)] = encode_terminator(blk.term)
+        rom[(blk.index, TERM_SLOT)] = encode_terminator(blk.term, written)
     return rom
 
 

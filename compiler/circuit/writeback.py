@@ -104,8 +104,10 @@ class WritebackBuilder:
                       "from the latch (0/1)", stage="writeback")
         eqcur = sp.add("eqcur", range(slots), kind="scalar",
                        doc="slot s writes the current record's register (0/1)", stage="writeback")
-        written = sp.add("written", range(1, self.cfg.regs), kind="scalar",
-                         doc="the block writes register r (0/1)", stage="writeback")
+        written = sp.add("written", self.items, kind="scalar",
+                         doc="the step sends a record for register r of lane l (0/1; staged at EXEC)",
+                         stage="writeback")
+        M0.heads.append(self._written_mask(written))
         sk = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
                     doc="slot s is the block's k-th store (0/1)", stage="writeback")
         curp = sp.add("curp", self.pitems, kind="scalar", doc="the predicate record being sent (lane, predicate), "
@@ -136,8 +138,6 @@ class WritebackBuilder:
             if stores > 1:  # the second store: a store with exactly one store before it (2·st + before
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
                 M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
-        for r in range(1, self.cfg.regs):
-            M0.step(a, {sp[f"dst.{s}"][r]: 1.0 for s in range(slots)}, 0.5, {written[r]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
         M0.writes += ["ran", "cur", "curm", "eqcur", "written", "storek", "curp", "pwritten"]
 
@@ -154,7 +154,7 @@ class WritebackBuilder:
             # At EXEC the latch may still hold the last record of the previous step, so "after" is
             # 0, 1 or 2: weights 3 on the conditions that must hold (3 + 3 + after >= 6.5 iff after >= 1)
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
-            M1.step(a, lin({ran[(l, 0)]: 3.0, written[r]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
+            M1.step(a, lin({ran[(l, 0)]: 3.0, written[(l, r)]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             has = {sk[(k, s)]: 1.0 for s in range(slots)}
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
@@ -233,6 +233,36 @@ class WritebackBuilder:
                 M3.gated(a, {emit[("P", (l, p))]: 1.0, sp["lastp"][(p, s)]: 1.0}, 2, {a: 1.0}, {nextp[(l, s)]: 1.0})
         M3.reads += ["emit", "storek", "lastp"]
         M3.writes += ["nextsel", "nextp"]
+
+    def _written_mask(self, written) -> KeyHead:
+        """Which (lane, register) records the step sends, staged at ``EXEC`` and read at every
+        token (``E`` mixer): a guarded instruction's lanes depend on a predicate that the step's
+        own records may change. ``E − 1`` turns the per-slot counts (``guards``: ``wrote``) into
+        0/1 flags; the head keeps them as bit pairs (set, clear), so every row has the same
+        number of non-zero entries."""
+        sp, a = self.sp, self.a
+        kind = sp["tok.kind"]
+        wrote = sp["wrote"]
+        flag = sp.add("wflag", self.items, kind="scalar", doc="the block wrote register r in lane l (0/1)",
+                      stage="writeback")
+        F = self.L[self.sched.end - 1]
+        for i in self.items:
+            F.step(a, {wrote[i]: 1.0}, 0.5, {flag[i]: 1.0})
+        F.reads.append("wrote")
+        F.writes.append("wflag")
+        at_exec = and_form({kind["EXEC"]: 1.0}, a)
+        head = KeyHead(name="wmask", q={0: (0, {a: GAIN / 2})}, k={0: (0, dict(at_exec))})
+        per = 32  # items per value head: two columns each
+        for h in range(0, len(self.items), per):
+            part = self.items[h:h + per]
+            vh = ValueHead(name=f"wmask.{h // per}", nnz=len(part), beta=dict(at_exec))
+            for c, i in enumerate(part):
+                vh.v[2 * c] = (0, and_form({flag[i]: 1.0}, a))
+                vh.v[2 * c + 1] = (0, lin({flag[i]: -GAIN}, {a: GAIN / 2}))
+                vh.z[2 * c] = {a: GAIN / 2}
+                vh.out[2 * c] = {written[i]: 1.0}
+            head.values.append(vh)
+        return head
 
     def _pc_file(self) -> KeyHead:
         """Each warp's next block: ``EXEC.b.w`` writes warp w's value head (row 0) with the

@@ -1,0 +1,155 @@
+"""Guarded instructions (``@p op`` / ``@!p op``): lanes whose guard is false keep the
+destination's old value, and send no record for it.
+
+The ROM word of a guarded instruction holds its guard (``guard`` field: the predicate file's
+predicate p or the ``setp`` result of an earlier slot, and a negate bit) and the source of its
+destination's old value (field ``d``: the register file, or an earlier slot's result). Per slot
+``s`` with mux layer ``B``:
+
+==========  ======================================================================
+layer       work
+==========  ======================================================================
+``B − 2``   decode: guard source, ``gpos`` / ``gneg`` (guarded, guard not negated / negated),
+            source of the old value (``src.d``)
+``B``       MLP: an old value forwarded from an earlier slot → ``Dv``
+``B + 1``   mixer: an old value in the register file → ``Dv`` (one more register port)
+``B + 2``   mixer: the guard predicate from the predicate file → ``Gv``; MLP: or forwarded
+``B + 4``   ``skip_l = gpos ∧ ¬Gv_l  +  gneg ∧ Gv_l`` (the lane does not run the instruction)
+``B + 5``   ``wrote[(l, r)] += dst_r ∧ ¬skip_l`` (which lanes send an ``R`` record)
+``B + 9``   merge: ``r.s += skip_l · (Dv_l − r.s_l)`` — after every producer of ``r.s``,
+            the multiplier included (``B + 8``)
+==========  ======================================================================
+
+The merge is as deep as the multiplier, so a guarded result is ready two slots later (the
+kernel compiler's ``BlockLimits.mul_latency`` rule covers guarded instructions too). The
+writeback stages the ``wrote`` flags at ``EXEC`` (``WritebackBuilder``): a guard forwarded from
+a ``setp`` depends on registers that the step's own ``R`` records rewrite.
+"""
+
+from __future__ import annotations
+
+from compiler.circuit.layers import Lin, lin
+from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, SRC_FWD
+from compiler.circuit.space import Space
+from compiler.circuit.words import and_form, predicate_file, register_file, value_group
+
+MERGE_DEPTH = 9
+"""The merge runs in the MLP of layer ``B + MERGE_DEPTH`` (after the multiplier's last layer)."""
+
+
+def guard_sources(cfg, slots: int) -> list[tuple[str, int]]:
+    return [("pred", p) for p in range(cfg.preds)] + [("pfwd", j) for j in range(slots)]
+
+
+class GuardBuilder:
+    """Adds guarded execution to the slots built by ``execute.SlotBuilder``."""
+
+    def __init__(self, slots):
+        self.b = slots
+        self.sp, self.L, self.cfg, self.sched = slots.sp, slots.L, slots.cfg, slots.sched
+        self.a = slots.a
+        self.lanes = slots.lanes
+        sp = self.sp
+        self.wrote = sp.add("wrote", [(l, r) for l in range(self.lanes) for r in range(1, self.cfg.regs)],
+                            kind="scalar", doc="how many slots of the block wrote register r in lane l (the "
+                            "lane ran the instruction)", stage="writeback")
+
+    def banks(self, s: int) -> dict:
+        par = "even" if s % 2 == 0 else "odd"
+        sp, lanes = self.sp, self.lanes
+        return {
+            "D": sp.groups.get(f"Dv.{par}") or value_group(
+                sp, f"Dv.{par}", f"old value of a guarded instruction's destination ({par} slots; bank)",
+                "decode", lanes=lanes),
+            "skip": sp.shared(f"skip.{par}", range(lanes), kind="scalar", doc=f"lane l skips the guarded "
+                              f"instruction of the {par} slot in execute (0/1; bank)", stage="execute"),
+            "G": sp.shared("Gv", range(lanes), kind="scalar", doc="the guard predicate of the slot in "
+                           "execute, per lane (0/1; bank)", stage="decode"),
+            "gsrc": sp.shared("gsrc", guard_sources(self.cfg, self.sched.slots), kind="scalar",
+                              doc="where the guard of the slot being decoded comes from (0/1; bank)",
+                              stage="decode"),
+        }
+
+    # --- B − 2: decode --------------------------------------------------------------------------
+    def decode(self, s: int, L, equals) -> dict:
+        """Decode the guard field; ``equals(field, value)`` is the exact-match form (8 when equal)."""
+        sp, a = self.sp, self.a
+        bk = self.banks(s)
+        flags = sp.add(f"guard.{s}", ("pos", "neg"), kind="scalar", doc=f"slot {s} is guarded by a predicate "
+                       "(pos) or by its negation (neg), 0/1", stage="decode")
+        for kind, v in guard_sources(self.cfg, self.sched.slots):
+            if kind == "pfwd" and v >= s:
+                continue
+            src = GUARD_PRED + v if kind == "pred" else GUARD_PFWD + v
+            for neg in (0, 1):
+                L.gated(a, equals("guard", (src << 1) | neg), 8, {a: 1.0},
+                        {bk["gsrc"][(kind, v)]: 1.0, flags["neg" if neg else "pos"]: 1.0})
+        L.writes += ["gsrc", f"guard.{s}"]
+        return flags
+
+    def old_value_sources(self, s: int) -> list[tuple[tuple[str, int], int]]:
+        """(src.d selector, ROM code) pairs for the destination's old value."""
+        return [(("reg", r), r) for r in range(1, self.cfg.regs)] + [(("fwd", j), SRC_FWD + j) for j in range(s)]
+
+    # --- B .. B + 5 --------------------------------------------------------------------------------
+    def execute(self, s: int) -> None:
+        sp, a, lanes = self.sp, self.a, self.lanes
+        B = self.sched.mux(s)
+        bk = self.banks(s)
+        D, skip, G, gsrc = bk["D"], bk["skip"], bk["G"], bk["gsrc"]
+        src = sp["src.d"]
+        flags = sp[f"guard.{s}"]
+        xw = sp["ctx.warp"]
+        warps = self.cfg.max_warps
+        # B: an old value forwarded from an earlier slot
+        M = self.L[B]
+        for j in range(s):
+            for lane in range(lanes):
+                for i in range(8):
+                    M.gated(a, {src[("fwd", j)]: 1.0}, 1, {self.b.results[j][(lane, i)]: 1.0}, {D[(lane, i)]: 1.0})
+        M.reads += ["src.d", *(f"r.{j}" for j in range(s))]
+        M.writes.append(D.name)
+        # B + 1: an old value in the register file
+        P1 = self.L[B + 1]
+        query = {16 * w + r: (0, and_form({src[("reg", r)]: 1.0, xw[w]: 1.0}, a))
+                 for w in range(warps) for r in range(1, self.cfg.regs)}
+        P1.heads.append(register_file(sp, f"regs.{s}.d", self.cfg.regs, lanes, query, D, warps=warps))
+        P1.writes.append(D.name)
+        # B + 2: the guard predicate (predicate file, or an earlier slot's setp)
+        P2 = self.L[B + 2]
+        np_ = self.cfg.preds
+        q = {np_ * w + p: (0, and_form({gsrc[("pred", p)]: 1.0, xw[w]: 1.0}, a))
+             for w in range(warps) for p in range(np_)}
+        P2.heads.append(predicate_file(sp, f"guard.{s}.p", np_, lanes, q, G, warps=warps))
+        for j in range(s):
+            for lane in range(lanes):
+                P2.gated(a, {gsrc[("pfwd", j)]: 1.0}, 1, {self.b.pred_results[j][lane]: 1.0}, {G[lane]: 1.0})
+        P2.clear(a, gsrc.indices)
+        P2.reads += ["gsrc", "pr.*", "ctx.warp"]
+        P2.writes.append("Gv")
+        # B + 4: which lanes skip the instruction
+        P4 = self.L[B + 4]
+        for lane in range(lanes):
+            P4.step(a, lin({flags["pos"]: 1.0, a: 1.0}, {G[lane]: -1.0}), 1.5, {skip[lane]: 1.0})
+            P4.step(a, {flags["neg"]: 1.0, G[lane]: 1.0}, 1.5, {skip[lane]: 1.0})
+        P4.clear(a, G.indices)
+        P4.reads += [f"guard.{s}", "Gv"]
+        P4.writes.append(skip.name)
+        # B + 5: the lanes that write each register (0/1 per slot; summed over the block)
+        P5 = self.L[B + 5]
+        dst = sp[f"dst.{s}"]
+        for lane in range(lanes):
+            for r in range(1, self.cfg.regs):
+                P5.gated(a, {dst[r]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.wrote[(lane, r)]: 1.0})
+        P5.reads += [f"dst.{s}", skip.name]
+        P5.writes.append("wrote")
+        # B + 9: the merge
+        P9 = self.L[B + MERGE_DEPTH]
+        res = self.b.results[s]
+        for lane in range(lanes):
+            for i in range(8):
+                value: Lin = {D[(lane, i)]: 1.0, res[(lane, i)]: -1.0}
+                P9.gated(a, {skip[lane]: 1.0}, 1, value, {res[(lane, i)]: 1.0})
+        P9.clear(a, [*D.indices, *skip.indices])
+        P9.reads += [D.name, skip.name, f"r.{s}"]
+        P9.writes.append(f"r.{s}")
