@@ -53,3 +53,23 @@ def _prog():
 def test_guarded_programs(model, values, block):
     bad = check_program(model, _prog(), {"a": values}, block=block)
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
+
+
+def test_predicate_logic(model):
+    """and/or/xor/not/mov on predicates from the predicate file and forwarded from setp; the
+    results used by selp and as guards."""
+    I, R, P = Instr, Reg, Pred
+    blocks = [
+        [I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
+        [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
+         I(Op.LD, R(6), (R(4), Imm(16)), "global")],
+        [I(Op.SETP, P(0), (R(5), R(6)), "lt"), I(Op.SETP, P(1), (R(5), Imm(0)), "ge"),
+         I(Op.PXOR, P(2), (P(0), P(1)))],                                    # both forwarded
+        [I(Op.PAND, P(3), (P(0), P(2))), I(Op.PNOT, P(0), (P(3),)), I(Op.POR, P(1), (P(1), P(2)))],
+        [I(Op.PMOV, P(2), (P(0),)), I(Op.SELP, R(7), (R(5), R(6), P(2)), ""),
+         I(Op.ADD, R(8), (R(6), Imm(3)), guard=Guard(P(1), True))],
+        [I(Op.PXOR, P(3), (P(3), P(3))), I(Op.POR, P(0), (P(3), P(1))), I(Op.PNOT, P(1), (P(1),))],
+    ]
+    for values in ("5,-3,0,7,2,2,-1,9", "-8,4,1,0,3,3,-9,100"):
+        bad = check_program(model, program(blocks, [("a", True)]), {"a": values})
+        assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"

@@ -151,7 +151,7 @@ RUNNABLE = _runnable_samples()
 
 def test_the_runnable_samples_do_not_shrink():
     done = {"shift_add", "bit_ops", "byte_pack", "unsigned_cmp", "saturate_add", "popc_clz_brev", "min_max_abs",
-            "arith_mix", "overflow_wrap", "mulhi", "div_const", "div_const_unsigned", "matmul"}
+            "arith_mix", "overflow_wrap", "mulhi", "div_const", "div_const_unsigned", "matmul", "select_ternary"}
     assert {f"samples/{s}.cu" for s in done} <= set(RUNNABLE)
 
 

@@ -44,7 +44,8 @@ from compiler.circuit.words import (
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
 MINMAX = ("min.s", "min.u", "max.s", "max.u")
-OPS = ("mov", "add", "sub", *MUL_OPS, "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP,
+PRED_LOGIC = ("and.pred", "or.pred", "xor.pred", "not.pred", "mov.pred")
+OPS = ("mov", "add", "sub", *MUL_OPS, "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP, *PRED_LOGIC,
        *MINMAX, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
        "sreg.laneid", "ld.global", "st.global")
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
@@ -274,10 +275,11 @@ class SlotBuilder:
         W.reads += ["sum", vals["a"].name, vals["c"].name, f"op.{s}"]
         W.writes += [f"r.{s}", f"saddr.{s}"]
 
-    # --- predicates: setp, selp --------------------------------------------------------------
+    # --- predicates: setp, selp, predicate logic -----------------------------------------------
     def predicates(self, s: int, B: int, vals: dict, total, cmp) -> None:
         """setp from the subtractor (carry out, zero result, signs); selp by a predicate read from
-        the predicate file (B+1 mixer) or forwarded from an earlier slot's setp."""
+        the predicate file (B+1 mixer) or forwarded from an earlier slot's setp; and/or/xor/not/mov
+        on predicates (operands a and b from two more predicate ports, or forwarded)."""
         sp, a = self.sp, self.a
         ops = sp[f"op.{s}"]
         C = sp["cmp.C"]
@@ -293,9 +295,28 @@ class SlotBuilder:
         q = {np_ * w + p: (0, and_form({src[("pred", p)]: 1.0, xw[w]: 1.0}, a))
              for w in range(self.cfg.max_warps) for p in range(np_)}
         P1.heads.append(predicate_file(sp, f"preds.{s}", np_, self.lanes, q, Pv, warps=self.cfg.max_warps))
+        # predicate operands a and b (and.pred ...): two more ports, or forwarded (B+2)
+        PP = {x: sp.shared(f"P{x}", range(self.lanes), kind="scalar", doc=f"predicate operand {x}, 0/1 (bank)",
+                           stage="decode") for x in "ab"}
+        for x in "ab":
+            sx = sp[f"src.{x}"]
+            qx = {np_ * w + p: (0, and_form({sx[("pred", p)]: 1.0, xw[w]: 1.0}, a))
+                  for w in range(self.cfg.max_warps) for p in range(np_)}
+            P1.heads.append(predicate_file(sp, f"preds.{s}.{x}", np_, self.lanes, qx, PP[x],
+                                           warps=self.cfg.max_warps))
         L1, L2, L4 = self.L[B + 1], self.L[B + 2], self.L[B + 4]
         A, Bv = vals["a"], vals["b"]
         for lane in range(self.lanes):
+            for x in "ab":
+                for j in range(s):
+                    L2.gated(a, {sp[f"src.{x}"][("pfwd", j)]: 1.0}, 1, {self.pred_results[j][lane]: 1.0},
+                             {PP[x][lane]: 1.0})
+            # predicate logic at B+4: the sum of the two operands decides and / or / xor
+            pa, both = {PP["a"][lane]: 1.0}, {PP["a"][lane]: 1.0, PP["b"][lane]: 1.0}
+            for op, x_, t_, w_ in (("and.pred", both, 1.5, 1.0), ("or.pred", both, 0.5, 1.0),
+                                   ("xor.pred", both, 0.5, 1.0), ("xor.pred", both, 1.5, -1.0),
+                                   ("not.pred", {PP["a"][lane]: -1.0}, -0.5, 1.0), ("mov.pred", pa, 0.5, 1.0)):
+                L4.flag_step(a, x_, t_, {pres[lane]: w_}, ops[op])
             L1.flag_step(a, {A[(lane, 7)]: 1.0}, 7.5, {cmp[(lane, "sa")]: 1.0}, ops["signed"])
             L1.flag_step(a, {Bv[(lane, 7)]: 1.0}, 7.5, {cmp[(lane, "sb")]: 1.0}, ops["signed"])
             x = {cmp[(lane, "sa")]: 1.0, cmp[(lane, "sb")]: 1.0}
@@ -343,7 +364,9 @@ class SlotBuilder:
                         L4.gated(a, lin({ops[mx]: 1.0}, cond), n + 1, av, out)
         for x in (*OPERANDS, "d"):  # the predicate forwarding above was the last reader of the sources
             L2.clear(a, sp[f"src.{x}"].indices)
-        L1.writes += ["cmp", "Pv"]
+        L4.clear(a, [*PP["a"].indices, *PP["b"].indices])
+        L1.writes += ["cmp", "Pv", "Pa", "Pb"]
+        L4.reads += ["Pa", "Pb"]
         L4.writes.append(pres.name)
 
     # --- memory -------------------------------------------------------------------------------
