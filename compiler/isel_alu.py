@@ -5,6 +5,7 @@ from __future__ import annotations
 from compiler.isel_common import (
     SIGNED_CMP, UNSIGNED_CMP, WIDE, LowererBase, is_signed, type_of,
 )
+from compiler.isel_div import emit_divrem
 from compiler.machine.isa import Imm, Op, Pred
 from compiler.ptx_parse import PImm, PPair, PReg, PtxInstr
 
@@ -186,12 +187,19 @@ class AluOps(LowererBase):
         c.emit(Op.ADD, self.dst(d), (tmp, self.lo(e)))
 
     def op_div(self, ins: PtxInstr) -> None:
-        self._narrow_only(ins)
-        self._alu2(ins, Op.DIV_S if is_signed(type_of(ins)) else Op.DIV_U)
+        self._divrem(ins, rem=False)
 
     def op_rem(self, ins: PtxInstr) -> None:
+        self._divrem(ins, rem=True)
+
+    def _divrem(self, ins: PtxInstr, rem: bool) -> None:
+        """The circuit has no divider: a straight-line multiply sequence (compiler/isel_div.py)."""
         self._narrow_only(ins)
-        self._alu2(ins, Op.REM_S if is_signed(type_of(ins)) else Op.REM_U)
+        d, a, b = ins.operands
+        t = type_of(ins)
+        emit_divrem(self.c, self.dst(d), self.narrow(a, t), self.narrow(b, t), is_signed(t), rem,
+                    self.guard(ins.guard))
+        self.c.guarded_itself = True  # only the result is guarded: ~30 guarded steps would each wait a slot
 
     def op_min(self, ins: PtxInstr) -> None:
         self._narrow_only(ins)

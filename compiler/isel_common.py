@@ -68,6 +68,12 @@ class LowerCtx:
     shared_ptrs: set[str]
     local_ptrs: set[str] = field(default_factory=set)
     consts: dict[str, int] = field(default_factory=dict)
+    div_cache: dict = field(default_factory=dict)
+    """(signedness, divisor) -> (|divisor|, reciprocal) temporaries already computed in the
+    current basic block (``isel_div``); cleared at block ends and when the divisor is written."""
+    guarded_itself: bool = False
+    """Set by an op lowering that put the PTX guard on its result itself (its temporaries,
+    pure arithmetic, run in every lane); ``_Lowerer.lower`` then adds no guards."""
     tmp: int = 0
     out: list[Instr] = field(default_factory=list)
     ins: PtxInstr | None = None

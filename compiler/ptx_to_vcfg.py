@@ -134,10 +134,15 @@ class _Lowerer(AluOps, MemoryOps, WarpOps):
         if type_of(ins) in WIDE and base not in WIDE_OPS:
             raise self._unsupported_wide(ins)
         start = len(c.out)
+        c.guarded_itself = False
         fn(ins)
         self._check_high_half(ins, start)
+        if c.div_cache:  # a reciprocal (in fresh temporaries) holds while its divisor keeps its value
+            written = {r for i in c.out[start:] for r in i.regs_written()}
+            for key in [k for k in c.div_cache if k[1] in written]:
+                del c.div_cache[key]
         g = self.guard(ins.guard)
-        if g is not None and base not in ("bra", "ret", "exit"):
+        if g is not None and base not in ("bra", "ret", "exit") and not c.guarded_itself:
             for k in range(start, len(c.out)):
                 i = c.out[k]
                 if i.guard is not None:
@@ -205,6 +210,7 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
 
     def close(term, next_label: str | None = None) -> None:
         nonlocal cur, counter
+        ctx.div_cache.clear()  # reciprocals are shared only within a basic block
         cur.term = term
         blocks.append(cur)
         counter += 1
@@ -249,6 +255,7 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
                 close(Exit(low.guard(item.guard), nxt), nxt)
             continue
         if base in ("bar", "barrier") and "warp" not in item.parts:
+            ctx.div_cache.clear()
             if "red" in item.parts:
                 barrier_groups(low.bar_red(item))
                 continue
@@ -260,6 +267,7 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
             close(Barrier(nxt), nxt)
             continue
         if low.is_wide_vote(item):
+            ctx.div_cache.clear()
             if item.guard is not None:
                 raise ctx.err(f"guarded '{item.opcode}' across 4-lane warps is not supported")
             barrier_groups(low.wide_vote(item))
