@@ -193,8 +193,13 @@ class AluOps(LowererBase):
         self._divrem(ins, rem=True)
 
     def _divrem(self, ins: PtxInstr, rem: bool) -> None:
-        """The circuit has no divider: a straight-line multiply sequence (compiler/isel_div.py)."""
+        """The circuit has no divider: a straight-line multiply sequence (compiler/isel_div.py),
+        unless the program is compiled with native division (``LowerCtx.native_division``)."""
         self._narrow_only(ins)
+        if self.c.native_division:
+            signed = is_signed(type_of(ins))
+            self._alu2(ins, (Op.REM_S if signed else Op.REM_U) if rem else (Op.DIV_S if signed else Op.DIV_U))
+            return
         d, a, b = ins.operands
         t = type_of(ins)
         emit_divrem(self.c, self.dst(d), self.narrow(a, t), self.narrow(b, t), is_signed(t), rem,

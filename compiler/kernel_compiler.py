@@ -62,17 +62,23 @@ def compile_cuda(source: str, filename: str, kernel: str | None = None,
     """
     ck = select_kernel(kernel_signatures(source, filename), kernel, filename)
     first: CompileError | None = None
-    for allow_spill in (False, True):
-        for unroll in UNROLL_LEVELS:
-            try:
-                return _compile_once(source, filename, ck, cfg, unroll, allow_spill)
-            except (RegisterPressure, RomOverflow) as e:
-                first = first or e
-                last = e
-            except CompileError:
-                if first is None:
-                    raise
-                raise first from None  # rolling the loops broke something else: report the original
+    # Division is expanded into a multiply sequence the circuit can run (compiler/isel_div.py);
+    # a program that fits no other way keeps the machine's div/rem ops (the interpreter runs
+    # them; the model backend reports them as unsupported).
+    for native_division in (False, True):
+        if native_division and not _divides(first):
+            break
+        for allow_spill in (False, True):
+            for unroll in UNROLL_LEVELS:
+                try:
+                    return _compile_once(source, filename, ck, cfg, unroll, allow_spill, native_division)
+                except (RegisterPressure, RomOverflow) as e:
+                    first = first or e
+                    last = e
+                except CompileError:
+                    if first is None:
+                        raise
+                    raise first from None  # rolling the loops broke something else: report the original
     if type(last) is not type(first):
         first.message += f" (with loop unrolling off and spilling: {last.message})"
     else:
@@ -85,8 +91,13 @@ UNROLL_LEVELS = ("default", "rolled", "none")
 then every loop kept rolled (the kernel's own unroll pragmas overridden)."""
 
 
+def _divides(err: CompileError | None) -> bool:
+    """Does the PTX of a failed compile contain an integer div or rem?"""
+    return bool(err is not None and re.search(r"^\s*(@\S+\s+)?(div|rem)\.", getattr(err, "ptx", None) or "", re.M))
+
+
 def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig, unroll: str,
-                  allow_spill: bool = False) -> Program:
+                  allow_spill: bool = False, native_division: bool = False) -> Program:
     ptx = cuda_to_ptx(source, filename, unroll=unroll)
     module = parse_ptx(ptx, filename + ".ptx")
     entry = ptx_entry_for(ck.name, [k.name for k in module.kernels])
@@ -99,7 +110,8 @@ def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig
                            f"{len(pk.params)} in the PTX", file=filename, line=ck.line)
     params = [ParamInfo(cp.name, cp.ctype, cp.is_pointer, cp.unsigned) for cp in ck.params]
     try:
-        program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals, allow_spill)
+        program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals, allow_spill,
+                                     native_division)
     except CompileError as e:
         err = _at_cuda_line(e, pk, filename, source, module.globals)
         err.ptx = ptx
@@ -113,8 +125,10 @@ def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig
 
 
 def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfig,
-                       ptx_name: str, module_globals=(), allow_spill: bool = False) -> Program:
-    """The PTX half of the pipeline, usable on hand-written PTX in tests."""
+                       ptx_name: str, module_globals=(), allow_spill: bool = False,
+                       native_division: bool = False) -> Program:
+    """The PTX half of the pipeline, usable on hand-written PTX in tests. ``native_division``:
+    keep div/rem as machine ops instead of the multiply sequence (see ``compile_cuda``)."""
     for name, line in module_globals:
         raise CompileError(f"global variable '{name}' is not supported (__device__ and __constant__ "
                            "variables: pass the data as kernel parameters)", file=ptx_name, line=line)
@@ -127,12 +141,25 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         shared_offsets[name] = offset
         offset += size
     shared_words = (offset + 3) // 4
+    blocks, vprog, regs_used, preds_used, spill_words, spill_at = _allocate_and_split(
+        pk, cfg, ptx_name, shared_offsets, allow_spill, native_division)
+    cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
+    for b in blocks:
+        b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
+    return Program(kernel=pk.name, blocks=blocks, params=params,
+                   shared_words=shared_words, local_words=spill_at // 4 + spill_words, spill_words=spill_words,
+                   regs_used=regs_used, preds_used=preds_used,
+                   shared_symbols=shared_offsets, cuda_line_of=cuda_of)
+
+
+def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_offsets: dict[str, int],
+                        allow_spill: bool, native_division: bool):
     # Back off when registers run out: less if-conversion, then recompute constants
     # at their uses (rematerialisation), then both; with allow_spill, spill as a last resort.
     attempts = [(FULL, False), (BASIC, False), (FULL, True), (BASIC, True), (NONE, True)]
     spill_at = (pk.local_bytes + 3) // 4 * 4
     for k, (level, remat) in enumerate(attempts):
-        vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets), level)
+        vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets, native_division), level)
         if remat:
             vprog = rematerialise(vprog)
         last = k == len(attempts) - 1
@@ -143,14 +170,7 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         except RegisterPressure:
             if last:
                 raise
-    blocks = split_blocks(vprog, cfg, ptx_name)
-    cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
-    for b in blocks:
-        b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
-    return Program(kernel=pk.name, blocks=blocks, params=params,
-                   shared_words=shared_words, local_words=spill_at // 4 + spill_words, spill_words=spill_words,
-                   regs_used=regs_used, preds_used=preds_used,
-                   shared_symbols=shared_offsets, cuda_line_of=cuda_of)
+    return split_blocks(vprog, cfg, ptx_name), vprog, regs_used, preds_used, spill_words, spill_at
 
 
 def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str, source: str,
