@@ -25,3 +25,17 @@ def require_clang() -> None:
     if os.environ.get("QGPU_REQUIRE_CLANG"):
         pytest.fail("QGPU_REQUIRE_CLANG is set but no clang was found")
     pytest.skip("clang with the NVPTX backend is not installed")
+
+
+@pytest.fixture(scope="session")
+def cfg3_model():
+    """(spec, model) of the 3-instructions-per-block machine, built in memory once for every
+    circuit test module that runs whole programs (a build takes tens of seconds)."""
+    import torch
+
+    from circuit_programs import CFG3
+    from compiler.circuit.checkpoint import build_model
+    from compiler.circuit.gpu import build_spec
+
+    spec = build_spec(CFG3)
+    return spec, build_model(spec, torch.float32)

@@ -8,11 +8,8 @@ by token; expected tokens come from the reference interpreter.
 import random
 
 import pytest
-import torch
 
-from circuit_programs import CFG3, check_program, program
-from compiler.circuit.checkpoint import build_model
-from compiler.circuit.gpu import build_spec
+from circuit_programs import check_program, program
 from compiler.machine.isa import Imm, Instr, Op, Reg
 
 EDGES = [0, 1, -1, 2, 7, 15, 16, 31, 32, 255, 256, -256, 0x7FFFFFFF, -0x80000000, 0x12345678, -0x5A5A5A5B,
@@ -20,8 +17,8 @@ EDGES = [0, 1, -1, 2, 7, 15, 16, 31, 32, 255, 256, -256, 0x7FFFFFFF, -0x80000000
 
 
 @pytest.fixture(scope="module")
-def model():
-    return build_model(build_spec(CFG3), torch.float32)
+def model(cfg3_model):
+    return cfg3_model[1]
 
 
 def _prog(ops, seed):

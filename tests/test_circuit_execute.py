@@ -13,8 +13,6 @@ import dataclasses
 import pytest
 import torch
 
-from compiler.circuit.checkpoint import build_model
-from compiler.circuit.gpu import build_spec
 from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
 from compiler.machine.config import DEFAULT
 from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, ParamInfo, Program, Reg
@@ -58,9 +56,8 @@ def _program() -> Program:
 
 
 @pytest.fixture(scope="module")
-def model():
-    spec = build_spec(CFG3)
-    return spec, build_model(spec, torch.float32)
+def model(cfg3_model):
+    return cfg3_model
 
 
 @pytest.mark.parametrize("block,a", [(4, "5,-3,1000,2147483647"), (3, "0,1,-1,-2147483648")])

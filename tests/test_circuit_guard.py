@@ -6,19 +6,16 @@ Expected tokens come from the reference interpreter's trace (its per-lane writes
 """
 
 import pytest
-import torch
 
-from circuit_programs import CFG3, check_program, program
-from compiler.circuit.checkpoint import build_model
-from compiler.circuit.gpu import build_spec
+from circuit_programs import check_program, program
 from compiler.machine.isa import ZERO, Guard, Imm, Instr, Op, Pred, Reg
 
 NOP = Instr(Op.MOV, ZERO, (ZERO,))
 
 
 @pytest.fixture(scope="module")
-def model():
-    return build_model(build_spec(CFG3), torch.float32)
+def model(cfg3_model):
+    return cfg3_model[1]
 
 
 def _prog():

@@ -1,17 +1,14 @@
-"""``mul`` (low word) in the stock model: edge-case and random operands, forwarded results
+"""``mul``, ``mulhi.u`` and ``mulhi.s`` in the stock model: edge-case and random operands, forwarded results
 (two slots on, the multiplier's latency) and results written back from every slot.
 
-Expected tokens come from the reference interpreter (Python's ``(a * b) & 0xFFFFFFFF``).
+Expected tokens come from the reference interpreter (Python integer products of the operands).
 """
 
 import random
 
 import pytest
-import torch
 
-from circuit_programs import CFG3, check_program, program
-from compiler.circuit.checkpoint import build_model
-from compiler.circuit.gpu import build_spec
+from circuit_programs import check_program, program
 from compiler.machine.isa import ZERO, Imm, Instr, Op, Reg
 from test_circuit_alu import EDGES
 
@@ -19,8 +16,8 @@ NOP = Instr(Op.MOV, ZERO, (ZERO,))
 
 
 @pytest.fixture(scope="module")
-def model():
-    return build_model(build_spec(CFG3), torch.float32)
+def model(cfg3_model):
+    return cfg3_model[1]
 
 
 def _prog(seed):
