@@ -13,11 +13,19 @@ import torch
 
 from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
 from compiler.machine.config import DEFAULT
-from compiler.machine.isa import Block, Exit, Jump, ParamInfo, Program
+from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, ParamInfo, Program, Reg
 from engine.interpreter import Interpreter
 from engine.launch import build_launch
 
 CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+
+
+def load_two() -> list[list[Instr]]:
+    """Two blocks that load a[tid] into r5 and a[tid + 4] into r6 (r4 = &a[tid])."""
+    I, R = Instr, Reg
+    return [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
+            [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
+             I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
 
 
 def program(blocks: list[list], params: list[tuple[str, bool]]) -> Program:

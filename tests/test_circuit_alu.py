@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from circuit_programs import check_program, program
+from circuit_programs import check_program, load_two, program
 from compiler.machine.isa import Imm, Instr, Op, Reg
 
 EDGES = [0, 1, -1, 2, 7, 15, 16, 31, 32, 255, 256, -256, 0x7FFFFFFF, -0x80000000, 0x12345678, -0x5A5A5A5B,
@@ -24,9 +24,7 @@ def model(cfg3_model):
 def _prog(ops, seed):
     rng = random.Random(seed)
     I, R = Instr, Reg
-    blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-              [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-               I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
+    blocks = load_two()
     unary = (Op.NOT, Op.MOV, Op.POPC, Op.CLZ, Op.BREV)
     for k in range(8):
         op, op2 = rng.choice(ops), rng.choice(ops)
@@ -50,7 +48,7 @@ def _values(seed):
     ("bitcount", [Op.POPC, Op.CLZ, Op.BREV, Op.XOR]),
     ("minmax", [Op.MIN_S, Op.MIN_U, Op.MAX_S, Op.MAX_U, Op.SUB]),
 ])
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1])
 def test_random_programs(model, name, ops, seed):
     prog = _prog(ops, seed)
     bad = check_program(model, prog, {"a": _values(seed)})
@@ -63,9 +61,7 @@ def _cmp_prog(seed):
 
     rng = random.Random(seed)
     I, R, P = Instr, Reg, Pred
-    blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-              [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-               I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
+    blocks = load_two()
     modes = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"]
     rng.shuffle(modes)
     for k, mode in enumerate(modes):

@@ -93,7 +93,7 @@ def test_slots_compute_the_interpreters_values(model, block, a):
     assert worst < 0.1
 
 
-@pytest.mark.parametrize("grid,block", [(1, 4), (1, 3), (1, 8), (1, 7), (2, 4), (3, 3), (4, 4)])
+@pytest.mark.parametrize("grid,block", [(1, 3), (1, 7), (2, 4), (4, 4)])  # partial warps, 2 warps, CTAs
 def test_teacher_forced_trace_is_predicted_token_by_token(model, grid, block):
     """The whole expected trace in one pass: at every position after GO the model's argmax
     must be the next expected token (the prefill path of the real model)."""

@@ -7,7 +7,7 @@ Expected tokens come from the reference interpreter's trace (its per-lane writes
 
 import pytest
 
-from circuit_programs import check_program, program
+from circuit_programs import check_program, load_two, program
 from compiler.machine.isa import ZERO, Guard, Imm, Instr, Op, Pred, Reg
 
 NOP = Instr(Op.MOV, ZERO, (ZERO,))
@@ -24,10 +24,7 @@ def _prog():
     def g(p, neg=False):
         return Guard(P(p), neg)
 
-    blocks = [
-        [I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-        [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-         I(Op.LD, R(6), (R(4), Imm(16)), "global")],
+    blocks = load_two() + [
         # guard forwarded from slot 0's setp; the old value of r7 (never written) from the register file
         [I(Op.SETP, P(0), (R(5), R(6)), "lt"), I(Op.SETP, P(1), (R(5), Imm(0)), "gt"),
          I(Op.ADD, R(7), (R(5), R(6)), guard=g(0))],
@@ -45,8 +42,8 @@ def _prog():
     return program(blocks, [("a", True)])
 
 
-@pytest.mark.parametrize("values", ["5,-3,0,7,2,2,-1,9", "-8,4,1,0,3,3,-9,100", "1,1,1,1,1,1,1,1"])
-@pytest.mark.parametrize("block", [4, 3])
+@pytest.mark.parametrize("values,block", [("5,-3,0,7,2,2,-1,9", 4), ("-8,4,1,0,3,3,-9,100", 4),
+                                          ("1,1,1,1,1,1,1,1", 4), ("5,-3,0,7,2,2,-1,9", 3)])
 def test_guarded_programs(model, values, block):
     bad = check_program(model, _prog(), {"a": values}, block=block)
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
@@ -56,10 +53,7 @@ def test_predicate_logic(model):
     """and/or/xor/not/mov on predicates from the predicate file and forwarded from setp; the
     results used by selp and as guards."""
     I, R, P = Instr, Reg, Pred
-    blocks = [
-        [I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-        [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-         I(Op.LD, R(6), (R(4), Imm(16)), "global")],
+    blocks = load_two() + [
         [I(Op.SETP, P(0), (R(5), R(6)), "lt"), I(Op.SETP, P(1), (R(5), Imm(0)), "ge"),
          I(Op.PXOR, P(2), (P(0), P(1)))],                                    # both forwarded
         [I(Op.PAND, P(3), (P(0), P(2))), I(Op.PNOT, P(0), (P(3),)), I(Op.POR, P(1), (P(1), P(2)))],

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from circuit_programs import check_program, program
+from circuit_programs import check_program, load_two, program
 from compiler.machine.isa import ZERO, Imm, Instr, Op, Reg
 from test_circuit_alu import EDGES
 
@@ -23,9 +23,7 @@ def model(cfg3_model):
 def _prog(seed):
     rng = random.Random(seed)
     I, R = Instr, Reg
-    blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-              [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-               I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
+    blocks = load_two()
     for k in range(4):
         d = R(7 + k)
         other = rng.choice([R(6), Imm(rng.choice(EDGES))])
@@ -50,11 +48,8 @@ def test_mul_programs(model, seed):
 def test_mul_largest_columns(model):
     """All-ones operands give the largest column sums (8·225 in the middle column)."""
     I, R = Instr, Reg
-    prog = program([[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-                    [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-                     I(Op.LD, R(6), (R(4), Imm(16)), "global")],
-                    [I(Op.MUL, R(7), (R(5), R(6))), I(Op.MUL, R(8), (R(5), R(5))), I(Op.MUL, R(9), (R(6), R(6)))]],
-                   [("a", True)])
+    prog = program(load_two() + [[I(Op.MUL, R(7), (R(5), R(6))), I(Op.MUL, R(8), (R(5), R(5))),
+                                  I(Op.MUL, R(9), (R(6), R(6)))]], [("a", True)])
     vals = [-1, -1, 0x7FFFFFFF, 0xFFFF, -1, 0x10001, -0x80000000, 0xFFFFFF]
     bad = check_program(model, prog, {"a": ",".join(str(v if v < 2**31 else v - 2**32) for v in vals)})
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
@@ -65,9 +60,7 @@ def test_mulhi_programs(model, seed):
     """mulhi.u and mulhi.s on edge cases (signs, all ones, the most negative value) and random words."""
     rng = random.Random(seed)
     I, R = Instr, Reg
-    blocks = [[I(Op.PARAM, R(1), (Imm(0),)), I(Op.SREG, R(2), (), "tid.x"), I(Op.SHL, R(3), (R(2), Imm(2)))],
-              [I(Op.ADD, R(4), (R(1), R(3))), I(Op.LD, R(5), (R(4), Imm(0)), "global"),
-               I(Op.LD, R(6), (R(4), Imm(16)), "global")]]
+    blocks = load_two()
     for k in range(4):
         d = R(7 + k)
         other = rng.choice([R(6), Imm(rng.choice(EDGES))])
