@@ -156,8 +156,35 @@ def test_the_runnable_samples_do_not_shrink():
 
 
 GENERATED = ["samples/arith_mix.cu", "samples/popc_clz_brev.cu"]
-"""Samples CI also replays by generating token by token (a multiply, two warps); every runnable
-sample is replayed teacher-forced, and the fresh-process test generates shift_add."""
+"""Samples CI replays by generating token by token through the CLI (a multiply, two warps);
+every runnable sample is replayed teacher-forced in this process, one teacher-forced run goes
+through the CLI, and the fresh-process test generates shift_add."""
+
+
+@pytest.fixture(scope="module")
+def gpu(ckpt):
+    return GpuModel(ckpt, "float32")
+
+
+@pytest.mark.parametrize("path", RUNNABLE)
+def test_every_runnable_sample_replays_exactly(gpu, path):
+    """Every sample the circuit implements, teacher-forced: the model must predict every token of
+    the interpreter's trace, and every memory word decoded from its state must equal the
+    interpreter's final memory."""
+    from compiler.kernel_compiler import compile_file
+    from engine.launch import parse_assignments, read_header
+
+    h = read_header(path)
+    prog = compile_file(path, h.kernel, CFG3)
+    launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), CFG3)
+    interp = Interpreter(prog, launch, CFG3)
+    want = trace_tokens(interp.run().trace)
+    run = gpu.start(prog, launch)
+    bad = run.force(want)
+    assert bad is None, f"token {bad}: the model says {run.generated[bad]}, the interpreter {want[bad]}"
+    words = run.memory()
+    assert all(w.ok for w in words)
+    assert [w.value for w in words[:len(interp.memory)]] == [v & 0xFFFFFFFF for v in interp.memory]
 
 
 def _replay(ckpt, path, *mode):
@@ -170,16 +197,9 @@ def _replay(ckpt, path, *mode):
     assert got["arrays"] == json.loads(ref.stdout)["arrays"]
 
 
-@pytest.mark.parametrize("path", RUNNABLE)
-def test_every_runnable_sample_replays_exactly(ckpt, path):
-    """Every sample the circuit implements, through the CLI, teacher-forced: the model must predict
-    every token of the interpreter's trace, and the arrays read from its state must equal the
-    interpreter's."""
-    _replay(ckpt, path, "--teacher-forced")
-
-
-@pytest.mark.parametrize("path", GENERATED)
-def test_generated_replays(ckpt, path):
-    """A few samples generated token by token with the model's cache (the recurrent kernel)."""
+@pytest.mark.parametrize("path,mode", [(p, ()) for p in GENERATED] + [("samples/min_max_abs.cu", ("--teacher-forced",))])
+def test_cli_replays(ckpt, path, mode):
+    """Through the CLI: generated token by token with the model's cache (the recurrent kernel), and
+    one teacher-forced run; the arrays read from the state equal the interpreter's."""
     assert path in RUNNABLE
-    _replay(ckpt, path)
+    _replay(ckpt, path, *mode)

@@ -1,0 +1,52 @@
+"""Teacher-forced replay of every sample the circuit implements, as a table for docs/status.md.
+
+For each sample (``compiler.circuit.gpu.unsupported`` is empty for it on the checkpoint's
+machine): prompt and generated tokens, EXEC steps, whether the model predicts every token of
+the interpreter's trace (else the first wrong generated token), and the seconds it took.
+Run: python benchmarks/replay_samples.py --model DIR [--dtype float32|bfloat16]
+"""
+
+import argparse
+import glob
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from compiler.circuit.gpu import unsupported  # noqa: E402
+from compiler.circuit.protocol import trace_tokens  # noqa: E402
+from compiler.kernel_compiler import compile_file  # noqa: E402
+from engine.interpreter import Interpreter  # noqa: E402
+from engine.launch import build_launch, parse_assignments, read_header  # noqa: E402
+from engine.model import GpuModel  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--dtype", default="float32")
+    ns = ap.parse_args()
+    gpu = GpuModel(ns.model, ns.dtype)
+    cfg = gpu.machine
+    print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} replay | s |")
+    print("|---|---|---|---|---|---|---|")
+    for f in sorted(glob.glob("samples/*.cu")):
+        h = read_header(f)
+        prog = compile_file(f, h.kernel, cfg)
+        launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
+        if unsupported(prog, launch):
+            continue
+        res = Interpreter(prog, launch, cfg).run()
+        want = trace_tokens(res.trace)
+        run = gpu.start(prog, launch)
+        t0 = time.perf_counter()
+        bad = run.force(want)
+        dt = time.perf_counter() - t0
+        verdict = "exact" if bad is None else f"differs at token {bad}: {run.generated[bad]} for {want[bad]}"
+        print(f"| {Path(f).stem} | {h.grid}x{h.block} | {len(run.prompt)} | {len(want)} | {len(res.trace)} "
+              f"| {verdict} | {dt:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
