@@ -20,18 +20,28 @@ def model(cfg3_model):
     return cfg3_model[1]
 
 
-def _prog(seed):
+def _prog(seed, steps):
+    """Four rounds of ``steps(d, other, imm)`` (two blocks each) after loading r5 and r6; ``d`` is
+    the round's destination, ``other`` r6 or an edge-case immediate, ``imm`` another one."""
     rng = random.Random(seed)
-    I, R = Instr, Reg
     blocks = load_two()
     for k in range(4):
-        d = R(7 + k)
-        other = rng.choice([R(6), Imm(rng.choice(EDGES))])
-        # slot 0 multiplies, slot 2 uses the forwarded product; then a multiply in the last slot
-        blocks.append([I(Op.MUL, d, (R(5), other)), NOP, I(Op.MUL, R(12), (d, R(6)))])
-        blocks.append([I(Op.ADD, R(5), (R(5), Imm(rng.choice(EDGES)))), I(Op.XOR, R(6), (R(6), d)),
-                       I(Op.MUL, R(13), (R(6), R(6)))])
+        other = rng.choice([Reg(6), Imm(rng.choice(EDGES))])
+        blocks += steps(Reg(7 + k), other, Imm(rng.choice(EDGES)))
     return program(blocks, [("a", True)])
+
+
+def _mul_steps(d, other, imm):
+    """Slot 0 multiplies, slot 2 uses the forwarded product; then a multiply in the last slot."""
+    I, R = Instr, Reg
+    return [[I(Op.MUL, d, (R(5), other)), NOP, I(Op.MUL, R(12), (d, R(6)))],
+            [I(Op.ADD, R(5), (R(5), imm)), I(Op.XOR, R(6), (R(6), d)), I(Op.MUL, R(13), (R(6), R(6)))]]
+
+
+def _mulhi_steps(d, other, imm):
+    I, R = Instr, Reg
+    return [[I(Op.MULHI_S, d, (R(5), other)), I(Op.MULHI_U, R(12), (R(6), R(5))), I(Op.MULHI_S, R(13), (d, R(6)))],
+            [I(Op.MUL, R(14), (R(5), R(6))), I(Op.XOR, R(6), (R(6), d)), I(Op.MULHI_U, R(5), (R(5), imm))]]
 
 
 def _values(seed):
@@ -41,7 +51,7 @@ def _values(seed):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_mul_programs(model, seed):
-    bad = check_program(model, _prog(seed), {"a": _values(seed)})
+    bad = check_program(model, _prog(seed, _mul_steps), {"a": _values(seed)})
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
 
 
@@ -58,15 +68,5 @@ def test_mul_largest_columns(model):
 @pytest.mark.parametrize("seed", [4, 5])
 def test_mulhi_programs(model, seed):
     """mulhi.u and mulhi.s on edge cases (signs, all ones, the most negative value) and random words."""
-    rng = random.Random(seed)
-    I, R = Instr, Reg
-    blocks = load_two()
-    for k in range(4):
-        d = R(7 + k)
-        other = rng.choice([R(6), Imm(rng.choice(EDGES))])
-        blocks.append([I(Op.MULHI_S, d, (R(5), other)), I(Op.MULHI_U, R(12), (R(6), R(5))),
-                       I(Op.MULHI_S, R(13), (d, R(6)))])
-        blocks.append([I(Op.MUL, R(14), (R(5), R(6))), I(Op.XOR, R(6), (R(6), d)),
-                       I(Op.MULHI_U, R(5), (R(5), Imm(rng.choice(EDGES))))])
-    bad = check_program(model, program(blocks, [("a", True)]), {"a": _values(seed)})
+    bad = check_program(model, _prog(seed, _mulhi_steps), {"a": _values(seed)})
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
