@@ -70,3 +70,20 @@ def test_mulhi_programs(model, seed):
     """mulhi.u and mulhi.s on edge cases (signs, all ones, the most negative value) and random words."""
     bad = check_program(model, _prog(seed, _mulhi_steps), {"a": _values(seed)})
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
+
+
+def _chain_steps(d, other, imm):
+    """Adder and shifter results (forwarded, and read back from registers) as multiplier operands:
+    the multiplier scales any error in its operands by up to 120, so they must be exact."""
+    I, R = Instr, Reg
+    return [[I(Op.SUB, d, (imm, R(5))), I(Op.SHR_U, R(12), (d, Imm(2))), I(Op.SHL, R(13), (d, Imm(3)))],
+            [I(Op.MUL, R(14), (R(12), R(13))), I(Op.SHR_S, R(6), (R(6), other)), I(Op.MUL, R(15), (R(12), R(6)))]]
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_mul_of_shifted_differences(model, seed):
+    """The pattern of the expanded division (``sub``, ``shr.u``, then ``mul``) that once failed: the
+    norm read the anchor as 1 + 2e-6, the adder and shifter passed the error on, and the product
+    of 0xF-rich operands landed between two digits."""
+    bad = check_program(model, _prog(seed, _chain_steps), {"a": _values(seed)})
+    assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"

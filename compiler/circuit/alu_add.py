@@ -26,8 +26,8 @@ off pre-activation is −2.5·GAIN (``silu`` is exactly −0.0 there, unlike ``g
 
 Margins: every decision compares integers with half-integer thresholds × anchor, so it is
 scale-free. Output amplitudes carry the RMS drift: ``out`` is off by about
-``16·Σv²/ANCHOR²`` (Σv² = all residual content besides the anchor), 0.06 at
-``Σv² = 0.003·ANCHOR²``.
+``16·Σv²/(ANCHOR²·hidden)`` (Σv² = all residual content besides the constant channels), 0.05 at
+``Σv² = 0.003·ANCHOR²·hidden``.
 
 Neurons (4 lanes): layer 1 208, layer 2 216, layer 3 80.
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import torch
 
-from compiler.circuit.layers import ANCHOR, VAMP, LayerSpec, Lin
+from compiler.circuit.layers import ANCHOR, BALLAST_CHANNELS, VAMP, LayerSpec, Lin, ballast
 from compiler.circuit.space import Space
 
 CONV = 4  # linear_conv_kernel_dim: taps lag 3, 2, 1, 0 (index 3 = this token)
@@ -40,8 +40,15 @@ class CircuitSpec:
     meta: dict = field(default_factory=dict)
 
     pad_pow4: bool = True
-    """Pad the hidden size to a power of 4 (at least 256), so that the norm weights
-    ANCHOR/sqrt(hidden) - 1 are exact in bfloat16. Off: the allocated size, rounded up to 64."""
+    """Pad the hidden size to a power of 4 (at least 256; small test circuits). Off: the
+    allocated size, rounded up to 64."""
+
+    @property
+    def ballast(self) -> list[int]:
+        """Residual indices of the ballast channels (group ``ballast``)."""
+        idx = list(self.space["ballast"].indices)
+        assert len(idx) == BALLAST_CHANNELS, idx
+        return idx
 
     @property
     def hidden(self) -> int:
@@ -76,12 +83,18 @@ class CircuitSpec:
 
 
 def _norm_weight(spec: CircuitSpec) -> torch.Tensor:
-    """RMSNorm weight ``w`` (the layer multiplies by 1 + w) giving x̂ = x and anchor → 1."""
-    h = spec.hidden
-    r0 = ANCHOR / h ** 0.5  # the RMS when the anchor dominates
-    w = torch.full((h,), r0 - 1.0, dtype=torch.float64)
-    w[spec.anchor] = r0 / ANCHOR - 1.0
+    """RMSNorm weight ``w`` (the layer multiplies by 1 + w): with the RMS at ``ANCHOR``, a value
+    channel reads as itself (``ANCHOR − 1``), the anchor as 1 (0), the ballast as 0 (−1)."""
+    w = torch.full((spec.hidden,), ANCHOR - 1.0, dtype=torch.float64)
+    w[spec.anchor] = 0.0
+    w[spec.ballast] = -1.0
     return w
+
+
+def constant_embedding(spec: CircuitSpec) -> dict[int, float]:
+    """What every token's embedding carries besides its own content: the anchor and the ballast
+    (:func:`compiler.circuit.layers.ballast`)."""
+    return {spec.anchor: ANCHOR, **{i: ANCHOR * k for i, k in zip(spec.ballast, ballast(spec.hidden))}}
 
 
 def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
@@ -104,7 +117,8 @@ def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
         for t, content in spec.embed.items():
             for i, v in content.items():
                 E[t, i] += v
-        E[:, spec.anchor] += ANCHOR
+        for i, v in constant_embedding(spec).items():
+            E[:, i] += v
         model.model.norm.weight.copy_(norm)
         for t, row in spec.unembed.items():
             for i, v in row.items():

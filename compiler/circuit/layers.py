@@ -2,10 +2,12 @@
 
 Conventions (docs/circuit.md, "Units and margins"):
 
-* The residual carries an **anchor** channel of size ``ANCHOR`` on every token; it
-  dominates the RMS, so every RMSNorm divides by almost the same number. The norm
-  weights are set so that after each norm a value channel reads as its own value
-  (``x̂ = x``) and the anchor reads as 1. All weights below act on ``x̂``.
+* Every token carries an **anchor** channel of size ``ANCHOR`` and a **ballast** of four
+  channels (:func:`ballast`) that make the residual's RMS exactly ``ANCHOR`` and dominate
+  it, so every RMSNorm divides by almost exactly ``ANCHOR``. The norm weights (the layer
+  multiplies by ``1 + w``; ``ANCHOR − 1``, 0 and −1 are exact in float32) make a value
+  channel read as its own value (``x̂ = x``), the anchor read as 1 and the ballast as 0.
+  All weights below act on ``x̂``.
 * Decisions are **scale-free**: a neuron compares a weighted sum with a threshold
   times the anchor, so RMS drift moves both sides together; only output amplitudes
   drift (by well under 1e-3), and every consumer thresholds at half-integers.
@@ -22,12 +24,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ANCHOR = 2.0 ** 16
-"""Embedding value of the anchor channel (dominates the residual RMS)."""
+"""Embedding value of the anchor channel, and the residual's RMS without content."""
+BALLAST_CHANNELS = 4
 GAIN = 128.0
 """Slope of thresholds, one-hot keys/values and gates (pre-activation ±GAIN/2 for on/off).
 A power of two, so GAIN·(k + ¾), GAIN/2 and 2/GAIN are exact in bfloat16."""
 VAMP = GAIN / 2
 """Amplitude of a one-hot entry in a DeltaNet value (silu(GAIN/2) == GAIN/2 exactly)."""
+
+
+
+def ballast(hidden: int) -> tuple[int, int, int, int]:
+    """Integers ``k`` with ``Σ k² = hidden − 1`` (Lagrange: four squares always suffice).
+
+    The ballast channels hold ``ANCHOR·k``, so the sum of squares of a token without content is
+    ``ANCHOR²·hidden`` — exactly, in float32 (integers times a power of two) — and its RMS is
+    exactly ``ANCHOR``. The anchor then reads as exactly 1 after a norm whose anchor weight is
+    ``1 + 0``: an anchor weight ``1/√hidden − 1`` (the RMS made by the anchor alone) is rounded
+    in float32 and read the anchor as 1 + 2e-6, an error that every stage passed on.
+    """
+    n = hidden - 1
+    for a in range(int(n ** 0.5), -1, -1):
+        for b in range(min(a, int((n - a * a) ** 0.5)), -1, -1):
+            for c in range(min(b, int((n - a * a - b * b) ** 0.5)), -1, -1):
+                d2 = n - a * a - b * b - c * c
+                d = int(round(d2 ** 0.5))
+                if d * d == d2 and d <= c:
+                    return a, b, c, d
+    raise AssertionError(f"no four squares for {n}")  # unreachable (Lagrange)
+
 
 Lin = dict[int, float]
 """A sparse linear form over residual channels (of x̂)."""

@@ -11,7 +11,7 @@ These groups are the only place token identities enter the circuit.
 
 from __future__ import annotations
 
-from compiler.circuit.layers import Lin
+from compiler.circuit.layers import BALLAST_CHANNELS, Lin
 from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, constant_names
 from compiler.circuit.space import Space
 
@@ -35,9 +35,16 @@ def const_row(name: str, warps: int = 4) -> int:
     return 10 + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
 
 
+def add_constant_groups(space: Space) -> None:
+    """The channels every token carries whatever it is (``checkpoint.constant_embedding``)."""
+    space.add("anchor", kind="scalar", doc="constant channel (ANCHOR on every token): reads as 1 after every "
+              "norm; the bias of every threshold", stage="token")
+    space.add("ballast", range(BALLAST_CHANNELS), kind="scalar", doc="constant channels that make the RMS "
+              "exactly ANCHOR (layers.ballast); every norm weight zeroes them, nothing reads them", stage="token")
+
+
 def add_token_groups(space: Space, lanes: int) -> None:
-    space.add("anchor", kind="scalar", doc="constant channel (ANCHOR on every token): dominates the RMS, "
-              "bias of every threshold", stage="token")
+    add_constant_groups(space)
     space.add("tok.kind", KINDS, doc="which kind of token this position holds", stage="token")
     space.add("addr.slot", tuple(range(SLOTS_PER_BLOCK)) + (NONE,), doc="I: instruction slot", stage="token")
     space.add("addr.lane", tuple(range(lanes)) + (NONE,), doc="R: lane", stage="token")
