@@ -40,8 +40,9 @@ def build_spec(pad_to: int = 0) -> CircuitSpec:
     build_add_sub(specs, space, anchor, a, b, out, op["add"], op["sub"], "add")
     if pad_to:
         space.add("pad", range(pad_to - space.size), kind="scalar", doc="other state", stage="token")
+    # one empty layer after the adder: the last hidden state transformers returns is normalised
     return CircuitSpec(space=space, anchor=anchor, vocab=["<pad>", "<bos>", "<unk>", "END"], embed={},
-                       unembed={}, layers=specs)
+                       unembed={}, layers=specs + [LayerSpec(3, "test", "empty")])
 
 
 def nibbles(v: int) -> list[int]:
@@ -124,7 +125,7 @@ def spec():
 def test_layout(spec):
     counts = [len(L.neurons) for L in spec.layers]
     print(f"\nadder neurons per layer: {counts}; hidden size {spec.hidden}")
-    assert counts == [208, 216, 80]
+    assert counts == [208, 216, 80, 0]
     assert all(not L.heads for L in spec.layers)
     assert [g for g in spec.space.groups if g.startswith("add.")] == list(ADDER_GROUPS)
     assert all(spec.space[g].doc for g in ADDER_GROUPS)

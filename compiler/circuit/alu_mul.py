@@ -19,7 +19,6 @@ M5    ``E_n = ⌊r''_n / 4⌋`` of the low nibble ``r''_n = r'_n − 16·D_n``, 
       (0..2) of the regrouped column ``x_n = r''_n + D_{n−1} + 4·C_{n−1} + A_{n−2}`` (≤ 37)
 M6    ``Y_n = x_n − 16·F_n + F_{n−1}`` (≤ 17) from exact digits: the low nibble is ``4·E_n``
       plus three unit steps; generate ``g_n = [Y_n ≥ 16]``, propagate ``p_n = [Y_n = 15]``;
-      the digit banks are cleared
 M7    ``mul``: ``out_n += Y_n + c_n − 16·c_{n+1}`` (n < 8), carries by lookahead as in the
       adder (``c_n = Σ_j g_j ∧ p_{j+1} ∧ … ∧ p_{n−1}``, exclusive terms, one step each);
       the carry into column 8 as a channel ``c8`` for the high word
@@ -41,7 +40,8 @@ not (they are cleared at M6 whatever the op). Eight layers are longer than the s
 so a slot's product is ready two slots later: the kernel compiler never lets the next
 instruction of a block read it (``BlockLimits.mul_latency``).
 
-Neurons per slot (4 lanes), M1..M8: 384 / 392 / 384 / 384 / 640 / 1084 / 384 / 580.
+Neurons per slot (4 lanes), M1..M8: 384 / 392 / 384 / 384 / 640 / 768 / 572 / 708 (with the
+bank clears: S at M6, A/E/F at M7, the rest at M8).
 """
 
 from __future__ import annotations
@@ -67,9 +67,10 @@ def column_max(n: int) -> int:
 
 def mul_banks(space: Space, lanes: int) -> dict[str, Group]:
     """The multiplier's intermediates. One set serves every slot although a slot's multiply
-    overlaps the next one's: the digit banks live from M1 to M6 and the next slot's M1 is this
-    slot's M6 (M6 clears ``S`` in the layer where the next M1 writes it; it reads the value at
-    its input), and the carry banks live from M6 to M8, before the next slot's M6."""
+    overlaps the next one's (it starts five layers later): the column sums and digit banks live
+    from M1 to M6, and each is cleared in the layer where the next slot's multiply writes it
+    (the clear reads the value at the layer's input) or earlier; the carry banks live from M6
+    to M8, before the next slot's M6."""
     def bank(name: str, cols, doc: str) -> Group:
         return space.shared(f"mul.{name}", [(l, n) for l in range(lanes) for n in cols], kind="scalar",
                             doc=f"multiplier: {doc} (bank)", stage="execute")
@@ -173,8 +174,11 @@ def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: G
                 M8.flag_step(anchor, hterms, len(hterms) - 0.5, high, hi)
             cterms = {c8: 1.0, **{P[(lane, NIB + m)]: 1.0 for m in range(n)}}
             M8.flag_step(anchor, cterms, len(cterms) - 0.5, high, hi)
-    M6.clear(anchor, [*S.indices, *A.indices, *C.indices, *D.indices, *E.indices, *F.indices])
-    M8.clear(anchor, [*Y.indices, *G.indices, *P.indices, *C8.indices])
+    # each bank is cleared in the layer where the next slot's multiply writes it (or earlier), as
+    # late as its last reader allows: that keeps the clears out of M6, the widest layer
+    M6.clear(anchor, S.indices)                                                  # next M1 is this M6
+    M7.clear(anchor, [*A.indices, *E.indices, *F.indices])                      # next M2 is this M7
+    M8.clear(anchor, [*C.indices, *D.indices, *Y.indices, *G.indices, *P.indices, *C8.indices])
     fl = [grp.name for grp in space.groups.values() if lo in grp.indices][:1]
     M1.reads += [a.name, b.name, *fl]
     M1.writes.append(S.name)

@@ -63,16 +63,18 @@ class CircuitSpec:
         """A layer without DeltaNet heads is a ``full_attention`` layer with all-zero attention
         weights: it adds exactly 0 and costs almost nothing, where an empty DeltaNet mixer would
         still carry the full (uniform) head dimensions. The last layer is always one: plain
-        ``generate()`` needs a full-attention layer (docs/qwen35/README.md)."""
-        return ["linear_attention" if L.heads else "full_attention" for L in self.layers] + ["full_attention"]
+        ``generate()`` needs a full-attention layer (docs/qwen35/README.md); one without
+        content is appended when the circuit's last layer has heads."""
+        types = ["linear_attention" if L.heads else "full_attention" for L in self.layers]
+        return types if types and types[-1] == "full_attention" else types + ["full_attention"]
 
     def config_kwargs(self) -> dict:
         nk = max([len(L.heads) for L in self.layers] + [1])
         inter = max([len(L.neurons) for L in self.layers] + [1])
-        n = len(self.layers)
+        types = self.layer_types()
         return dict(
             vocab_size=len(self.vocab), hidden_size=self.hidden, intermediate_size=inter,
-            num_hidden_layers=n + 1, layer_types=self.layer_types(),
+            num_hidden_layers=len(types), layer_types=types,
             num_attention_heads=1, num_key_value_heads=1, head_dim=8,
             linear_num_key_heads=nk, linear_num_value_heads=nk * self.heads_per_key,
             linear_key_head_dim=self.dk, linear_value_head_dim=self.dv, linear_conv_kernel_dim=CONV,

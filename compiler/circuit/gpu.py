@@ -30,7 +30,7 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     add_token_groups(space, cfg.lanes)
     latch = build_latch(space, 0)
     sched = Schedule(slots=cfg.block.max_instrs)
-    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + 5)]
+    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + 6)]
     SlotBuilder(space, layers, cfg, sched).build()
     wb = WritebackBuilder(space, layers, cfg, sched)
     wb.build()

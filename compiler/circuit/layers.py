@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ANCHOR = 2.0 ** 16
-"""Embedding value of the anchor channel, and the residual's RMS without content."""
+ANCHOR = 2.0 ** 20
+"""Embedding value of the anchor channel, and the residual's RMS without content. Large, so that
+content (Σv² ≤ ~1e7) changes the float32 sum of squares (ANCHOR²·hidden ≈ 4e15) by at most
+its last bit."""
 BALLAST_CHANNELS = 4
 GAIN = 128.0
 """Slope of thresholds, one-hot keys/values and gates (pre-activation ±GAIN/2 for on/off).
@@ -37,11 +39,12 @@ VAMP = GAIN / 2
 def ballast(hidden: int) -> tuple[int, int, int, int]:
     """Integers ``k`` with ``Σ k² = hidden − 1`` (Lagrange: four squares always suffice).
 
-    The ballast channels hold ``ANCHOR·k``, so the sum of squares of a token without content is
-    ``ANCHOR²·hidden`` — exactly, in float32 (integers times a power of two) — and its RMS is
-    exactly ``ANCHOR``. The anchor then reads as exactly 1 after a norm whose anchor weight is
-    ``1 + 0``: an anchor weight ``1/√hidden − 1`` (the RMS made by the anchor alone) is rounded
-    in float32 and read the anchor as 1 + 2e-6, an error that every stage passed on.
+    The ballast channels hold ``ANCHOR·k`` and the anchor ``ANCHOR``, so the sum of squares of a
+    token without content is ``ANCHOR²·hidden`` — exactly, in float32 (integers times a power of
+    two) — and its RMS is exactly ``ANCHOR``. The anchor then reads as exactly 1
+    after a norm whose anchor weight is ``1 + 0``: an anchor weight ``1/√hidden − 1`` (the RMS
+    made by the anchor alone) is rounded in float32 and read the anchor as 1 + 2e-6, an error
+    that every stage passed on.
     """
     n = hidden - 1
     for a in range(int(n ** 0.5), -1, -1):

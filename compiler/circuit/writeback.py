@@ -19,7 +19,9 @@ layer      work
 ``E + 4``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
            slot: result nibbles, store address nibbles), read with output gates open only
            for the value being sent and the next store's address;
-           MLP: short or long value, the nibbles and address digits as one-hots
+           MLP: the nibbles and address digits as one-hots
+``E + 5``  MLP: short or long value, from the nibble one-hots (a zero-attention layer; plain
+           ``generate()`` needs one last)
 =========  ==================================================================================
 
 The LM head scores each token by its parts (``unembed``): a token whose parts are all on
@@ -327,12 +329,6 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         L = self.L[self.sched.end + 4]
         kind, val, adr, emit = sp["tok.kind"], sp["emit.v"], sp["emit.a"], sp["emit"]
-        # short value: bits 7..31 all equal, i.e. 16·(n2 + … + n7) + n1 is ≤ 7 or ≥ 16·90 + 8
-        hi = lin({val[(0, i)]: 16.0 for i in range(2, 8)}, {val[(0, 1)]: 1.0})
-        L.flag_step(a, {k: -v for k, v in hi.items()}, -7.5, {emit["S"]: 1.0}, kind["R"])
-        L.flag_step(a, hi, 16 * 90 + 7.5, {emit["S"]: 1.0}, kind["R"])
-        L.flag_step(a, {k: -v for k, v in hi.items()}, -7.5, {emit["S"]: 1.0}, kind["M"])
-        L.flag_step(a, hi, 16 * 90 + 7.5, {emit["S"]: 1.0}, kind["M"])
         nib = sp.add("emit.nib", [(i, d) for i in range(8) for d in range(16)], kind="onehot",
                      doc="nibble i of the value being sent is d", stage="writeback")
         for i in range(8):
@@ -343,8 +339,18 @@ class WritebackBuilder:
         self._onehot(L, {adr[0]: 1.0}, [(digits[("q", v)], v) for v in range(4)], 4)
         self._onehot(L, {adr[1]: 1.0}, [(digits[("n1", v)], v) for v in range(16)], 1)
         self._onehot(L, {adr[2]: 1.0}, [(digits[("n2", v)], v) for v in range(2)], 1)
-        L.reads += ["emit.v", "emit.a", "tok.kind"]
-        L.writes += ["emit", "emit.nib", "emit.w"]
+        L.reads += ["emit.v", "emit.a"]
+        L.writes += ["emit.nib", "emit.w"]
+        # short value: bits 7..31 all equal — nibbles 2..7 all 0 and nibble 1 ≤ 7, or all 15 and
+        # nibble 1 ≥ 8. Seven one-hot conditions per case, so every threshold is below 7: a test
+        # on 16·(n2 + … + n7) + n1 (thresholds near 1450) was not exact in bfloat16.
+        X = self.L[self.sched.end + 5]
+        record = {kind["R"]: 1.0, kind["M"]: 1.0}  # exclusive flags
+        for fill, n1 in ((0, range(8)), (15, range(8, 16))):
+            x = lin({nib[(i, fill)]: 1.0 for i in range(2, 8)}, {nib[(1, d)]: 1.0 for d in n1})
+            X.flag_step(a, x, 6.5, {emit["S"]: 1.0}, record)
+        X.reads += ["emit.nib", "tok.kind"]
+        X.writes += ["emit"]
 
     def _onehot(self, L: LayerSpec, x: Lin, outs: list[tuple[int, int]], step: int) -> None:
         """One-hot of ``floor(x / step)`` over the listed values: [x ≥ v·step] − [x ≥ (v+1)·step]."""
