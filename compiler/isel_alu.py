@@ -6,6 +6,7 @@ from compiler.isel_common import (
     SIGNED_CMP, UNSIGNED_CMP, WIDE, LowererBase, is_signed, type_of,
 )
 from compiler.isel_div import emit_divrem
+from compiler.isel_prmt import emit_prmt
 from compiler.machine.isa import Imm, Op, Pred
 from compiler.ptx_parse import PImm, PPair, PReg, PtxInstr
 
@@ -194,9 +195,9 @@ class AluOps(LowererBase):
 
     def _divrem(self, ins: PtxInstr, rem: bool) -> None:
         """The circuit has no divider: a straight-line multiply sequence (compiler/isel_div.py),
-        unless the program is compiled with native division (``LowerCtx.native_division``)."""
+        unless the program is compiled with the machine's own ops (``LowerCtx.native_ops``)."""
         self._narrow_only(ins)
-        if self.c.native_division:
+        if self.c.native_ops:
             signed = is_signed(type_of(ins))
             self._alu2(ins, (Op.REM_S if signed else Op.REM_U) if rem else (Op.DIV_S if signed else Op.DIV_U))
             return
@@ -378,10 +379,15 @@ class AluOps(LowererBase):
         c.emit(Op.ADD, self.dst(d), (diff, self.lo(e)))
 
     def op_prmt(self, ins: PtxInstr) -> None:
+        """The circuit has no byte-permute unit: shifts, masks and ORs (compiler/isel_prmt.py)."""
         if len(ins.parts) > 2:
             raise self.c.err(f"'{ins.opcode}': only the default prmt mode is supported")
         d, a, b, s = ins.operands
-        self.c.emit(Op.PRMT, self.dst(d), (self.lo(a), self.lo(b), self.lo(s)))
+        if self.c.native_ops:  # the fallback for programs that do not fit once expanded
+            self.c.emit(Op.PRMT, self.dst(d), (self.lo(a), self.lo(b), self.lo(s)))
+            return
+        emit_prmt(self.c, self.dst(d), self.lo(a), self.lo(b), self.lo(s), self.guard(ins.guard))
+        self.c.guarded_itself = True  # only the result is guarded
 
     def op_selp(self, ins: PtxInstr) -> None:
         c = self.c

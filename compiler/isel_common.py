@@ -71,10 +71,11 @@ class LowerCtx:
     div_cache: dict = field(default_factory=dict)
     """(signedness, divisor) -> (|divisor|, reciprocal) temporaries already computed in the
     current basic block (``isel_div``); cleared at block ends and when the divisor is written."""
-    native_division: bool = False
-    """Emit div/rem as the machine's DIV/REM ops instead of the multiply sequence: the fallback
-    for programs that do not fit the ROM once division is expanded (the interpreter runs them;
-    the circuit has no divider, so the model backend reports them as unsupported)."""
+    native_ops: bool = False
+    """Emit div/rem/prmt as the machine's own ops instead of their expansions (``isel_div``,
+    ``isel_prmt``): the fallback for programs that do not fit once expanded (the interpreter
+    runs them; the circuit has neither a divider nor a byte permuter, so the model backend
+    reports them as unsupported)."""
     guarded_itself: bool = False
     """Set by an op lowering that put the PTX guard on its result itself (its temporaries,
     pure arithmetic, run in every lane); ``_Lowerer.lower`` then adds no guards."""

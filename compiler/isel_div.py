@@ -69,7 +69,7 @@ OPS_REUSING_RECIPROCAL = {("div", False): 8, ("rem", False): 5, ("div", True): 1
 """The same, when the divisor's reciprocal was computed earlier in the basic block."""
 
 
-class _Seq:
+class FoldingSeq:
     """Emits into a LowerCtx, folding ops whose sources are all constants, and fills
     multiply-latency slots from a queue of independent instructions."""
 
@@ -119,7 +119,7 @@ class _Seq:
             self.gap()
 
 
-def reciprocal(seq: _Seq, d: Operand, nd: Operand) -> Operand:
+def reciprocal(seq: FoldingSeq, d: Operand, nd: Operand) -> Operand:
     """m with d*m <= 2^32 and floor((2^32-1)/d) * (2^32 - d*m) <= 2^32 (m = 0 for d = 0); nd = -d."""
     op = seq.op
     s = op(Op.CLZ, d)
@@ -154,7 +154,7 @@ def emit_divrem(c: LowerCtx, dst: Reg, a: Operand, b: Operand, signed: bool, rem
     the arithmetic before it runs in every lane, harmlessly. A divisor's reciprocal is
     computed once per basic block (``LowerCtx.div_cache``): a second division by it
     costs only the quotient steps."""
-    seq = _Seq(c)
+    seq = FoldingSeq(c)
     op, vals = seq.op, seq.vals
     key = ("s" if signed else "u", b)
     cached = c.div_cache.get(key)

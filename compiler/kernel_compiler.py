@@ -62,16 +62,16 @@ def compile_cuda(source: str, filename: str, kernel: str | None = None,
     """
     ck = select_kernel(kernel_signatures(source, filename), kernel, filename)
     first: CompileError | None = None
-    # Division is expanded into a multiply sequence the circuit can run (compiler/isel_div.py);
-    # a program that fits no other way keeps the machine's div/rem ops (the interpreter runs
-    # them; the model backend reports them as unsupported).
-    for native_division in (False, True):
-        if native_division and not _divides(first):
+    # Division and byte permutes are expanded into ops the circuit has (compiler/isel_div.py,
+    # isel_prmt.py); a program that fits no other way keeps the machine's div/rem/prmt ops (the
+    # interpreter runs them; the model backend reports them as unsupported).
+    for native_ops in (False, True):
+        if native_ops and not _expands(first):
             break
         for allow_spill in (False, True):
             for unroll in UNROLL_LEVELS:
                 try:
-                    return _compile_once(source, filename, ck, cfg, unroll, allow_spill, native_division)
+                    return _compile_once(source, filename, ck, cfg, unroll, allow_spill, native_ops)
                 except (RegisterPressure, RomOverflow) as e:
                     first = first or e
                     last = e
@@ -91,13 +91,14 @@ UNROLL_LEVELS = ("default", "rolled", "none")
 then every loop kept rolled (the kernel's own unroll pragmas overridden)."""
 
 
-def _divides(err: CompileError | None) -> bool:
-    """Does the PTX of a failed compile contain an integer div or rem?"""
-    return bool(err is not None and re.search(r"^\s*(@\S+\s+)?(div|rem)\.", getattr(err, "ptx", None) or "", re.M))
+def _expands(err: CompileError | None) -> bool:
+    """Does the PTX of a failed compile contain an op the compiler expands (div, rem, prmt)?"""
+    return bool(err is not None and re.search(r"^\s*(@\S+\s+)?(div|rem|prmt)\.", getattr(err, "ptx", None) or "",
+                                              re.M))
 
 
 def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig, unroll: str,
-                  allow_spill: bool = False, native_division: bool = False) -> Program:
+                  allow_spill: bool = False, native_ops: bool = False) -> Program:
     ptx = cuda_to_ptx(source, filename, unroll=unroll)
     module = parse_ptx(ptx, filename + ".ptx")
     entry = ptx_entry_for(ck.name, [k.name for k in module.kernels])
@@ -111,7 +112,7 @@ def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig
     params = [ParamInfo(cp.name, cp.ctype, cp.is_pointer, cp.unsigned) for cp in ck.params]
     try:
         program = compile_ptx_kernel(pk, params, cfg, filename + ".ptx", module.globals, allow_spill,
-                                     native_division)
+                                     native_ops)
     except CompileError as e:
         err = _at_cuda_line(e, pk, filename, source, module.globals)
         err.ptx = ptx
@@ -126,9 +127,9 @@ def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig
 
 def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfig,
                        ptx_name: str, module_globals=(), allow_spill: bool = False,
-                       native_division: bool = False) -> Program:
-    """The PTX half of the pipeline, usable on hand-written PTX in tests. ``native_division``:
-    keep div/rem as machine ops instead of the multiply sequence (see ``compile_cuda``)."""
+                       native_ops: bool = False) -> Program:
+    """The PTX half of the pipeline, usable on hand-written PTX in tests. ``native_ops``:
+    keep div/rem/prmt as machine ops instead of their expansions (see ``compile_cuda``)."""
     for name, line in module_globals:
         raise CompileError(f"global variable '{name}' is not supported (__device__ and __constant__ "
                            "variables: pass the data as kernel parameters)", file=ptx_name, line=line)
@@ -142,7 +143,7 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         offset += size
     shared_words = (offset + 3) // 4
     blocks, vprog, regs_used, preds_used, spill_words, spill_at = _allocate_and_split(
-        pk, cfg, ptx_name, shared_offsets, allow_spill, native_division)
+        pk, cfg, ptx_name, shared_offsets, allow_spill, native_ops)
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
     for b in blocks:
         b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
@@ -153,13 +154,13 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
 
 
 def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_offsets: dict[str, int],
-                        allow_spill: bool, native_division: bool):
+                        allow_spill: bool, native_ops: bool):
     # Back off when registers run out: less if-conversion, then recompute constants
     # at their uses (rematerialisation), then both; with allow_spill, spill as a last resort.
     attempts = [(FULL, False), (BASIC, False), (FULL, True), (BASIC, True), (NONE, True)]
     spill_at = (pk.local_bytes + 3) // 4 * 4
     for k, (level, remat) in enumerate(attempts):
-        vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets, native_division), level)
+        vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets, native_ops), level)
         if remat:
             vprog = rematerialise(vprog)
         last = k == len(attempts) - 1

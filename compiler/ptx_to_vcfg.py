@@ -195,12 +195,12 @@ class _Lowerer(AluOps, MemoryOps, WarpOps):
 
 
 def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int],
-                 native_division: bool = False) -> VProgram:
+                 native_ops: bool = False) -> VProgram:
     """Lower one PTX kernel to basic blocks of virtual-register machine instructions."""
     ctx = LowerCtx(kernel=kernel, filename=filename, shared_offsets=shared_offsets, consts=ptx_constants(kernel),
                hi=_hi_demanded(kernel), params={p.name: i for i, p in enumerate(kernel.params)},
                shared_ptrs=_derived(kernel, "shared"), local_ptrs=_derived(kernel, "local"),
-               native_division=native_division)
+               native_ops=native_ops)
     low = _Lowerer(ctx)
     for item in kernel.body:
         if isinstance(item, PtxInstr) and item.base == "call":

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from compiler.isel_common import LowerCtx
-from compiler.isel_div import OPS_PER_KIND, OPS_REUSING_RECIPROCAL, _Seq, emit_divrem, reciprocal
+from compiler.isel_div import OPS_PER_KIND, OPS_REUSING_RECIPROCAL, FoldingSeq, emit_divrem, reciprocal
 from compiler.kernel_compiler import compile_cuda, compile_file
 from compiler.machine.isa import Imm, Op, ParamInfo, Reg
 from compiler.machine.semantics import ALU, compare
@@ -180,7 +180,7 @@ def test_constant_operands_fold(kind, signed):
 
 def _reciprocal_fn():
     c = LowerCtx(kernel=None, filename="t.ptx", shared_offsets={}, hi=set(), params={}, shared_ptrs=set())
-    seq = _Seq(c)
+    seq = FoldingSeq(c)
     nd = seq.op(Op.SUB, Imm(0), Reg("b"))
     c.emit(Op.MOV, Reg("out"), (reciprocal(seq, Reg("b"), nd),))
     return c.out
