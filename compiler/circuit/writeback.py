@@ -66,8 +66,11 @@ class WritebackBuilder:
     def terminator(self) -> None:
         sp, a = self.sp, self.a
         L = self.L[TERM_LAYER]
-        build_rom_slot(L, sp, TERM_SLOT, self.cfg.rom_blocks)
-        build_rom_decode(L, sp, TERM_SLOT)  # its own groups: rom.raw.8 / rom.bits.8
+        assert TERM_LAYER not in {self.sched.fetch(s) for s in range(self.slots)}, "rom.raw is busy there"
+        # the raw read shares the instruction slots' bank (no slot is fetched in this layer, and
+        # the decode clears it); the clean bits live until the writeback: their own group
+        build_rom_slot(L, sp, TERM_SLOT, self.cfg.rom_blocks, raw_name="rom.raw")
+        build_rom_decode(L, sp, TERM_SLOT, raw_name="rom.raw")
         D = self.L[TERM_LAYER + 1]
         term = sp.add("term", ["exit"] + [("jump", t) for t in range(self.cfg.rom_blocks)], kind="scalar",
                       doc="the block's terminator: exit, or jump to block t (0/1)", stage="decode")
