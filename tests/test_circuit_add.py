@@ -151,6 +151,21 @@ def check_exact(spec, model, label: str, other: float = 0.0, worst: float = 0.1)
     assert ((rms / ANCHOR - 1).abs() < 5e-3).all()
 
 
+@pytest.mark.parametrize("hidden", [256, 3648, 4352, 4480, 16384])
+def test_the_constant_channels_make_the_norm_read_the_anchor_as_exactly_1(hidden):
+    """transformers' own RMSNorm, in float32, on a token of anchor + ballast channels only."""
+    from transformers.models.qwen3_5.modeling_qwen3_5 import Qwen3_5RMSNorm
+
+    k = layers.ballast(hidden)
+    assert sum(x * x for x in k) == hidden - 1 and max(k) < 256  # < 256: exact in bfloat16 too
+    x = torch.zeros(hidden)
+    x[0] = ANCHOR
+    x[1:5] = torch.tensor([ANCHOR * v for v in k])
+    norm = Qwen3_5RMSNorm(hidden)  # weight 0: multiplies by 1 + 0
+    with torch.no_grad():
+        assert norm(x)[0].item() == 1.0
+
+
 def test_float32_exact(spec):
     """Outputs are integers to float32 precision: the norm reads the anchor as 1 exactly
     (an anchor read as 1 + 2e-6 once left errors of 1e-4 after a few stages)."""
@@ -168,7 +183,7 @@ def test_float32_other_state():
 def test_bfloat16_exact(spec):
     """GAIN is a power of two, so every on-side pre-activation (GAIN·(k + ¾), GAIN/2) and down
     weight (2/GAIN) is exact in bfloat16, and so are the constant channels (ANCHOR·k, k < 256).
-    The value channels' norm weight ANCHOR − 1 is not (it rounds to ANCHOR: values read 1.5e-5
+    The value channels' norm weight ANCHOR − 1 is not (it rounds to ANCHOR: values read 1e-6
     large, below bfloat16's resolution of the residual); the decisions are scale-free and the
     adder is exact there too."""
     check_exact(spec, build_model(spec, torch.bfloat16), "bfloat16")

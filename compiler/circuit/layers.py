@@ -35,7 +35,6 @@ VAMP = GAIN / 2
 """Amplitude of a one-hot entry in a DeltaNet value (silu(GAIN/2) == GAIN/2 exactly)."""
 
 
-
 def ballast(hidden: int) -> tuple[int, int, int, int]:
     """Integers ``k`` with ``Σ k² = hidden − 1`` (Lagrange: four squares always suffice).
 
