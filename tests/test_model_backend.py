@@ -28,7 +28,12 @@ ARGS = {"a": "5,-3,1000,2147483647", "b": "2,7,-8,-1", "k": "100"}
 
 @pytest.fixture(scope="module")
 def ckpt(tmp_path_factory):
-    return build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3)
+    """The checkpoint (5 GB) is deleted after the module: pytest keeps old temporary folders."""
+    import shutil
+
+    out = build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3)
+    yield out
+    shutil.rmtree(out, ignore_errors=True)
 
 
 def _expected(block=4):
@@ -124,11 +129,15 @@ def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
     adder = next(L["index"] for L in layers if "add.c" in L["writes"])
     w[f"model.layers.{adder}.mlp.down_proj.weight"].zero_()
     save_file(w, bad / "model.safetensors", metadata={"format": "pt"})
-    for mode in ([], ["--teacher-forced"]):
-        r = subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--backend", "model",
-                            "--model", str(bad), "--check-replay", *mode], capture_output=True, text=True, timeout=900)
-        assert r.returncode == 4, r.stderr[-2000:]
-        assert "replay mismatch at generated token" in r.stderr and "interpreter:" in r.stderr
+    try:
+        for mode in ([], ["--teacher-forced"]):
+            r = subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--backend", "model",
+                                "--model", str(bad), "--check-replay", *mode], capture_output=True, text=True,
+                               timeout=900)
+            assert r.returncode == 4, r.stderr[-2000:]
+            assert "replay mismatch at generated token" in r.stderr and "interpreter:" in r.stderr
+    finally:
+        shutil.rmtree(bad, ignore_errors=True)
 
 
 def _runnable_samples():

@@ -8,6 +8,7 @@ expected values come from the reference interpreter.
 """
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -24,9 +25,13 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 def test_div_var_replays_exactly_on_a_four_instruction_machine(tmp_path):
     ckpt = tmp_path / "gpu4"
-    r = _cli("build", "--out", str(ckpt), "--max-instrs", "4")
-    assert r.returncode == 0, r.stderr[-3000:]
-    r = _cli("run", SAMPLE, "--json", "--backend", "model", "--model", str(ckpt), "--check-replay", "--teacher-forced")
+    try:
+        r = _cli("build", "--out", str(ckpt), "--max-instrs", "4")
+        assert r.returncode == 0, r.stderr[-3000:]
+        r = _cli("run", SAMPLE, "--json", "--backend", "model", "--model", str(ckpt), "--check-replay",
+                 "--teacher-forced")
+    finally:  # 7 GB; pytest keeps the temporary folders of earlier runs
+        shutil.rmtree(ckpt, ignore_errors=True)
     assert r.returncode == 0, r.stderr[-3000:]
     got = json.loads(r.stdout)
     ref = json.loads(_cli("run", SAMPLE, "--json").stdout)
