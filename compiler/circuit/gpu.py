@@ -15,7 +15,7 @@ from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import Vocab
 from compiler.circuit.execute import Schedule, SlotBuilder
-from compiler.circuit.writeback import WritebackBuilder
+from compiler.circuit.writeback import DEPTH as WRITEBACK_DEPTH, WritebackBuilder
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
@@ -30,7 +30,7 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     add_token_groups(space, cfg.lanes)
     latch = build_latch(space, 0)
     sched = Schedule(slots=cfg.block.max_instrs)
-    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + 6)]
+    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + WRITEBACK_DEPTH)]
     SlotBuilder(space, layers, cfg, sched).build()
     wb = WritebackBuilder(space, layers, cfg, sched)
     wb.build()

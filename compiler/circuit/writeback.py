@@ -41,6 +41,8 @@ from compiler.circuit.tokens import const_row
 from compiler.circuit.words import and_form, constants_file, value_group
 
 TERM_LAYER = 2
+DEPTH = 6
+"""Layers of the writeback: ``Schedule.end`` .. ``Schedule.end + 5`` (the table above)."""
 SCORE = 32.0
 """Logit of the right token (every other token scores at most 0)."""
 STAGE_REF = 2.0 ** 14
@@ -347,7 +349,7 @@ class WritebackBuilder:
         # short value: bits 7..31 all equal — nibbles 2..7 all 0 and nibble 1 ≤ 7, or all 15 and
         # nibble 1 ≥ 8. Seven one-hot conditions per case, so every threshold is below 7: a test
         # on 16·(n2 + … + n7) + n1 (thresholds near 1450) was not exact in bfloat16.
-        X = self.L[self.sched.end + 5]
+        X = self.L[self.sched.end + DEPTH - 1]
         record = {kind["R"]: 1.0, kind["M"]: 1.0}  # exclusive flags
         for fill, n1 in ((0, range(8)), (15, range(8, 16))):
             x = lin({nib[(i, fill)]: 1.0 for i in range(2, 8)}, {nib[(1, d)]: 1.0 for d in n1})
