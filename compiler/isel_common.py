@@ -238,10 +238,38 @@ class LowererBase:
         return Guard(Pred(g.name[1:]), g.neg) if g else None
 
     def sreg(self, dst: Reg, op: PSpecial) -> None:
-
-        if op.name not in SPECIAL_REGS:
-            raise self.c.err(f"special register %{op.name} is not supported")
-        self.c.emit(Op.SREG, dst, (), op.name)
+        """The four per-launch registers of a 1-D launch (``tid.x ntid.x ctaid.x nctaid.x``) and
+        ``laneid`` are read as they are; every other special register follows from them
+        (docs/machine.md, "Special registers"), so the kernel compiler computes it from them with
+        ALU ops, as the machine defines it: the ``.y``/``.z`` parts are constants, ``warpid``
+        and ``nwarpid`` come from ``tid.x`` / ``ntid.x``, ``lanemask_*`` from ``laneid``."""
+        name = op.name
+        if name not in SPECIAL_REGS:
+            raise self.c.err(f"special register %{name} is not supported")
+        emit = self.c.emit
+        if name in _CONSTANT_SREGS:
+            emit(Op.MOV, dst, (Imm(_CONSTANT_SREGS[name]),))
+        elif name == "warpid":      # tid.x / 32
+            t = self.c.temp()
+            emit(Op.SREG, t, (), "tid.x")
+            emit(Op.SHR_U, dst, (t, Imm(5)))
+        elif name == "nwarpid":     # ceil(ntid.x / 32)
+            t, u = self.c.temp(), self.c.temp()
+            emit(Op.SREG, t, (), "ntid.x")
+            emit(Op.ADD, u, (t, Imm(31)))
+            emit(Op.SHR_U, dst, (u, Imm(5)))
+        elif name.startswith("lanemask_"):
+            lane = self.c.temp()
+            emit(Op.SREG, lane, (), "laneid")
+            base, minus_one = _LANEMASKS[name]
+            if minus_one:           # lt = (1 << lane) - 1, le = (2 << lane) - 1
+                t = self.c.temp()
+                emit(Op.SHL, t, (Imm(base), lane))
+                emit(Op.ADD, dst, (t, Imm(-1)))
+            else:                   # eq = 1 << lane, gt = 0xFFFFFFFE << lane, ge = 0xFFFFFFFF << lane
+                emit(Op.SHL, dst, (Imm(base), lane))
+        else:
+            emit(Op.SREG, dst, (), name)
 
     # --- instructions --------------------------------------------------------------------------
 
@@ -256,3 +284,11 @@ class LowererBase:
         if self._wide(ins):
             raise self._unsupported_wide(ins)
 
+
+
+_CONSTANT_SREGS = {"tid.y": 0, "tid.z": 0, "ctaid.y": 0, "ctaid.z": 0,
+                   "ntid.y": 1, "ntid.z": 1, "nctaid.y": 1, "nctaid.z": 1}
+"""Special registers that are constants in a 1-D launch."""
+_LANEMASKS = {"lanemask_eq": (1, False), "lanemask_lt": (1, True), "lanemask_le": (2, True),
+              "lanemask_gt": (0xFFFFFFFE, False), "lanemask_ge": (0xFFFFFFFF, False)}
+"""lanemask_X = (base << laneid) [- 1]; a shift by 32 or more gives 0 (machine shl)."""

@@ -408,3 +408,38 @@ def test_16bit_ops_ignore_garbage_above_the_half(x):
     h = x & 0xFFFF
     sh = h - 0x10000 if h & 0x8000 else h
     assert run_x(body, x, 3) == [abs(sh) & 0xFFFF, int(sh < 0), int(h == 0)]
+
+
+SREG_SRC = r"""
+__global__ void k(unsigned* out) {
+    unsigned t = threadIdx.x, lt, le, gt, ge, eq, wid, nw;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+    asm("mov.u32 %0, %%lanemask_le;" : "=r"(le));
+    asm("mov.u32 %0, %%lanemask_gt;" : "=r"(gt));
+    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
+    asm("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
+    asm("mov.u32 %0, %%warpid;" : "=r"(wid));
+    asm("mov.u32 %0, %%nwarpid;" : "=r"(nw));
+    out[t * 4 + 0] = lt ^ (le << 1) ^ (gt * 3u) ^ (ge * 5u) ^ (eq * 7u);
+    out[t * 4 + 1] = threadIdx.y + 10u * threadIdx.z + 100u * blockIdx.y + 1000u * blockIdx.z;
+    out[t * 4 + 2] = blockDim.y + 10u * blockDim.z + 100u * gridDim.y + 1000u * gridDim.z;
+    out[t * 4 + 3] = wid + 10u * nw;
+}
+"""
+
+
+def test_special_registers_follow_from_the_basic_ones():
+    """Every special register but tid/ntid/ctaid/nctaid.x and laneid is computed from them by
+    the kernel compiler; the values are the machine's (docs/machine.md), computed here in Python."""
+    from compiler.machine.isa import Op
+
+    prog, arrays = run_cuda(SREG_SRC, "k", 4, out="zeros:16")
+    sregs = {i.mod for b in prog.blocks for i in b.instrs if i.op is Op.SREG}
+    assert sregs <= {"tid.x", "ntid.x", "ctaid.x", "nctaid.x", "laneid"}, sregs
+    want = []
+    for t in range(4):
+        lane = t % 32
+        lt, le = (1 << lane) - 1, (2 << lane) - 1
+        gt, ge, eq = (M << (lane + 1)) & M, (M << lane) & M, 1 << lane
+        want += [(lt ^ (le << 1) ^ (gt * 3) ^ (ge * 5) ^ (eq * 7)) & M, 0, 1 + 10 + 100 + 1000, 0 + 10 * 1]
+    assert arrays["out"] == want

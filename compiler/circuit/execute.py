@@ -173,10 +173,9 @@ class SlotBuilder:
             L.gated(a, _equals(sp, s, "dst", r), 8, {a: 1.0}, {dst[r]: 1.0})
         # a guarded instruction: its guard, and where its destination's old value comes from
         self.guards.decode(s, L, lambda field, value: _equals(sp, s, field, value))
-        srcd = sp.shared("src.d", [("reg", r) for r in range(1, self.cfg.regs)]
-                         + [("fwd", j) for j in range(self.sched.slots)], kind="scalar",
+        srcd = sp.shared("src.d", self.guards.old_value_selectors(), kind="scalar",
                          doc="where the old value of a guarded instruction's destination comes from (0/1; "
-                         "bank, cleared after the register read)", stage="decode")
+                         "bank, cleared after the predicate read)", stage="decode")
         for sel, code in self.guards.old_value_sources(s):
             L.gated(a, _equals(sp, s, "d", code), 8, {a: 1.0}, {srcd[sel]: 1.0})
         L.reads.append("rom.bits")

@@ -1,10 +1,10 @@
 """Guarded instructions (``@p op`` / ``@!p op``): lanes whose guard is false keep the
-destination's old value, and send no record for it.
+destination's old value (a register or a predicate), send no record for it, and store nothing.
 
 The ROM word of a guarded instruction holds its guard (``guard`` field: the predicate file's
 predicate p or the ``setp`` result of an earlier slot, and a negate bit) and the source of its
-destination's old value (field ``d``: the register file, or an earlier slot's result). Per slot
-``s`` with mux layer ``B``:
+destination's old value (field ``d``: the register or predicate file, or an earlier slot's
+result). Per slot ``s`` with mux layer ``B``:
 
 ==========  ======================================================================
 layer       work
@@ -13,23 +13,27 @@ layer       work
             source of the old value (``src.d``)
 ``B``       MLP: an old value forwarded from an earlier slot → ``Dv``
 ``B + 1``   mixer: an old value in the register file → ``Dv`` (one more register port)
-``B + 2``   mixer: the guard predicate from the predicate file → ``Gv``; MLP: or forwarded
+``B + 2``   mixer: the guard predicate from the predicate file → ``Gv``, and a predicate
+            destination's old value → ``Dp``; MLP: either one forwarded from an earlier ``setp``
 ``B + 4``   ``skip_l = gpos ∧ ¬Gv_l  +  gneg ∧ Gv_l`` (the lane does not run the instruction)
-``B + 5``   ``wrote[(l, r)] += dst_r ∧ ¬skip_l`` (which lanes send an ``R`` record)
+``B + 5``   which lanes send a record: ``wrote[(l, r)] += dst_r ∧ ¬skip_l``, the same for
+            predicates (``pwrote``) and for the block's k-th store (``mwrote``); the predicate
+            merge ``pr.s += skip_l · (Dp_l − pr.s_l)``
 ``B + 9``   merge: ``r.s += skip_l · (Dv_l − r.s_l)`` — after every producer of ``r.s``,
             the multiplier included (``B + 8``)
 ==========  ======================================================================
 
 The merge is as deep as the multiplier, so a guarded result is ready two slots later (the
 kernel compiler's ``BlockLimits.mul_latency`` rule covers guarded instructions too). The
-writeback stages the ``wrote`` flags at ``EXEC`` (``WritebackBuilder``): a guard forwarded from
-a ``setp`` depends on registers that the step's own ``R`` records rewrite.
+writeback stages the ``wrote`` / ``pwrote`` / ``mwrote`` flags at ``EXEC`` (``WritebackBuilder``):
+a guard forwarded from a ``setp`` depends on registers that the step's own ``R`` records rewrite.
+A guarded predicate result is ready one slot later (``B + 5``, before the next slot's ``B + 2``).
 """
 
 from __future__ import annotations
 
 from compiler.circuit.layers import Lin, lin
-from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, SRC_FWD
+from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, SRC_FWD, SRC_PFWD, SRC_PRED
 from compiler.circuit.space import Space
 from compiler.circuit.words import and_form, predicate_file, register_file, value_group
 
@@ -53,6 +57,13 @@ class GuardBuilder:
         self.wrote = sp.add("wrote", [(l, r) for l in range(self.lanes) for r in range(1, self.cfg.regs)],
                             kind="scalar", doc="how many slots of the block wrote register r in lane l (the "
                             "lane ran the instruction)", stage="writeback")
+        self.pwrote = sp.add("pwrote", [(l, p) for l in range(self.lanes) for p in range(self.cfg.preds)],
+                             kind="scalar", doc="how many slots of the block wrote predicate p in lane l",
+                             stage="writeback")
+        stores = self.cfg.block.max_stores
+        assert stores <= 2, "the k-th store test below tells apart two stores at most"
+        self.mwrote = sp.add("mwrote", [(k, l) for k in range(stores) for l in range(self.lanes)],
+                             kind="scalar", doc="lane l ran the block's k-th store (0/1)", stage="writeback")
 
     def banks(self, s: int) -> dict:
         par = "even" if s % 2 == 0 else "odd"
@@ -63,6 +74,8 @@ class GuardBuilder:
                 "decode", lanes=lanes),
             "skip": sp.shared(f"skip.{par}", range(lanes), kind="scalar", doc=f"lane l skips the guarded "
                               f"instruction of the {par} slot in execute (0/1; bank)", stage="execute"),
+            "Dp": sp.shared("Dp", range(lanes), kind="scalar", doc="old value of a guarded instruction's "
+                            "destination predicate, per lane (0/1; bank)", stage="decode"),
             "G": sp.shared("Gv", range(lanes), kind="scalar", doc="the guard predicate of the slot in "
                            "execute, per lane (0/1; bank)", stage="decode"),
             "gsrc": sp.shared("gsrc", guard_sources(self.cfg, self.sched.slots), kind="scalar",
@@ -89,14 +102,22 @@ class GuardBuilder:
 
     def old_value_sources(self, s: int) -> list[tuple[tuple[str, int], int]]:
         """(src.d selector, ROM code) pairs for the destination's old value."""
-        return [(("reg", r), r) for r in range(1, self.cfg.regs)] + [(("fwd", j), SRC_FWD + j) for j in range(s)]
+        return ([(("reg", r), r) for r in range(1, self.cfg.regs)] + [(("fwd", j), SRC_FWD + j) for j in range(s)]
+                + [(("pred", p), SRC_PRED + p) for p in range(self.cfg.preds)]
+                + [(("pfwd", j), SRC_PFWD + j) for j in range(s)])
+
+    def old_value_selectors(self) -> list[tuple[str, int]]:
+        """Every selector of the ``src.d`` bank (all slots)."""
+        slots = range(self.sched.slots)
+        return ([("reg", r) for r in range(1, self.cfg.regs)] + [("fwd", j) for j in slots]
+                + [("pred", p) for p in range(self.cfg.preds)] + [("pfwd", j) for j in slots])
 
     # --- B .. B + 5 --------------------------------------------------------------------------------
     def execute(self, s: int) -> None:
         sp, a, lanes = self.sp, self.a, self.lanes
         B = self.sched.mux(s)
         bk = self.banks(s)
-        D, skip, G, gsrc = bk["D"], bk["skip"], bk["G"], bk["gsrc"]
+        D, Dp, skip, G, gsrc = bk["D"], bk["Dp"], bk["skip"], bk["G"], bk["gsrc"]
         src = sp["src.d"]
         flags = sp[f"guard.{s}"]
         xw = sp["ctx.warp"]
@@ -121,12 +142,17 @@ class GuardBuilder:
         q = {np_ * w + p: (0, and_form({gsrc[("pred", p)]: 1.0, xw[w]: 1.0}, a))
              for w in range(warps) for p in range(np_)}
         P2.heads.append(predicate_file(sp, f"guard.{s}.p", np_, lanes, q, G, warps=warps))
+        # ... and a predicate destination's old value (a guarded setp or predicate op)
+        qd = {np_ * w + p: (0, and_form({src[("pred", p)]: 1.0, xw[w]: 1.0}, a))
+              for w in range(warps) for p in range(np_)}
+        P2.heads.append(predicate_file(sp, f"guard.{s}.d", np_, lanes, qd, Dp, warps=warps))
         for j in range(s):
             for lane in range(lanes):
                 P2.gated(a, {gsrc[("pfwd", j)]: 1.0}, 1, {self.b.pred_results[j][lane]: 1.0}, {G[lane]: 1.0})
+                P2.gated(a, {src[("pfwd", j)]: 1.0}, 1, {self.b.pred_results[j][lane]: 1.0}, {Dp[lane]: 1.0})
         P2.clear(a, gsrc.indices)
-        P2.reads += ["gsrc", "pr.*", "ctx.warp"]
-        P2.writes.append("Gv")
+        P2.reads += ["gsrc", "src.d", "pr.*", "ctx.warp"]
+        P2.writes += ["Gv", "Dp"]
         # B + 4: which lanes skip the instruction
         P4 = self.L[B + 4]
         for lane in range(lanes):
@@ -135,14 +161,28 @@ class GuardBuilder:
         P4.clear(a, G.indices)
         P4.reads += [f"guard.{s}", "Gv"]
         P4.writes.append(skip.name)
-        # B + 5: the lanes that write each register (0/1 per slot; summed over the block)
+        # B + 5: the lanes that write each register and predicate (0/1 per slot; summed over the
+        # block) and that run the block's k-th store; the predicate merge
         P5 = self.L[B + 5]
-        dst = sp[f"dst.{s}"]
+        dst, pdst, ops = sp[f"dst.{s}"], sp[f"pdst.{s}"], sp[f"op.{s}"]
+        pres = self.b.pred_results[s]
+        st = ops["st.global"]
+        before = {sp[f"op.{t}"]["st.global"]: 1.0 for t in range(s)}
         for lane in range(lanes):
             for r in range(1, self.cfg.regs):
                 P5.gated(a, {dst[r]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.wrote[(lane, r)]: 1.0})
-        P5.reads += [f"dst.{s}", skip.name]
-        P5.writes.append("wrote")
+            for p in range(self.cfg.preds):
+                P5.gated(a, {pdst[p]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.pwrote[(lane, p)]: 1.0})
+            # the first store: a store with no store before it; the second: a store with exactly one
+            # (2·st + before is 3 only then, as max_stores = 2 rules out a third)
+            first = lin({st: 1.0, skip[lane]: -1.0}, {c: -w for c, w in before.items()})
+            P5.gated(a, first, 1, {a: 1.0}, {self.mwrote[(0, lane)]: 1.0})
+            if self.cfg.block.max_stores > 1:
+                P5.gated(a, lin({st: 2.0, skip[lane]: -3.0}, before), 3, {a: 1.0}, {self.mwrote[(1, lane)]: 1.0})
+            P5.gated(a, {skip[lane]: 1.0}, 1, {Dp[lane]: 1.0, pres[lane]: -1.0}, {pres[lane]: 1.0})
+        P5.clear(a, Dp.indices)
+        P5.reads += [f"dst.{s}", f"pdst.{s}", "op.*", skip.name, "Dp", f"pr.{s}"]
+        P5.writes += ["wrote", "pwrote", "mwrote", f"pr.{s}"]
         # B + 9: the merge
         P9 = self.L[B + MERGE_DEPTH]
         res = self.b.results[s]

@@ -162,12 +162,17 @@ def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict) 
     if ins.guard is not None:
         f["guard"] = guard_byte(ins.guard, written_before)
         # lanes that skip the instruction keep the destination's old value: its source is field d
-        if isinstance(ins.dst, Reg) and ins.dst.n != 0:
+        # (a register or a predicate: the register file / predicate file, or an earlier slot)
+        if (isinstance(ins.dst, Reg) and ins.dst.n != 0) or isinstance(ins.dst, Pred):
             if len(ins.srcs) > 3:
                 raise CircuitLimit(f"block {block_index}: guarded '{ins}' has no free operand field for "
                                    "its destination's old value")
-            j = written_before.get(("r", ins.dst.n))
-            f["d"] = SRC_FWD + j if j is not None else ins.dst.n
+            if isinstance(ins.dst, Pred):
+                j = written_before.get(("p", ins.dst.n))
+                f["d"] = SRC_PFWD + j if j is not None else SRC_PRED + ins.dst.n
+            else:
+                j = written_before.get(("r", ins.dst.n))
+                f["d"] = SRC_FWD + j if j is not None else ins.dst.n
     for key, d in (("dst", ins.dst), ("dst2", ins.dst2)):
         if isinstance(d, Reg) and d.n != 0:
             f[key] = d.n

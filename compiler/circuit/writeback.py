@@ -9,9 +9,10 @@ token. Layers (``E = Schedule.end``):
 layer      work
 =========  ==================================================================================
 ``E``      mixer: which lanes of the warp hold a thread (constants ``present``) → ``ran``;
+           which registers, predicates and stores the step sends, per lane (``written``,
+           ``pwritten``, ``mwritten``: staged at ``EXEC`` from the guards' counts);
            MLP: the current record (``cur``, ``curm``), which slots write the current register
-           (``eqcur``), which registers the block writes (``written``), which slot is the
-           block's k-th store (``storek``)
+           (``eqcur``), which slot is the block's k-th store (``storek``)
 ``E + 1``  MLP: records still to send (``pending``, ``pendm``), the slot holding the value
            being sent (``cursel``)
 ``E + 2``  MLP: the next record, or the next ``EXEC`` / ``END`` (``emit``)
@@ -36,7 +37,7 @@ from compiler.circuit.execute import Schedule, _equals
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
 from compiler.circuit.protocol import TERM_SLOT, TERMINATORS, Vocab
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
-from compiler.circuit.space import Space
+from compiler.circuit.space import Group, Space
 from compiler.circuit.tokens import const_row
 from compiler.circuit.words import and_form, constants_file, value_group
 
@@ -57,6 +58,8 @@ class WritebackBuilder:
         self.a = space["anchor"].start
         self.lanes, self.slots = cfg.lanes, sched.slots
         self.items = [(l, r) for l in range(cfg.lanes) for r in range(1, cfg.regs)]
+        self.pitems = [(l, p) for l in range(cfg.lanes) for p in range(cfg.preds)]
+        self.mitems = [(k, l) for k in range(cfg.block.max_stores) for l in range(cfg.lanes)]
 
     def build(self) -> None:
         self.terminator()
@@ -103,8 +106,6 @@ class WritebackBuilder:
         M0.heads.append(self._pc_file())
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
-        self.mitems = [(k, l) for k in range(stores) for l in range(lanes)]
-        self.pitems = [(l, p) for l in range(lanes) for p in range(self.cfg.preds)]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
                      "from the latch (0/1)", stage="writeback")
         curm = sp.add("curm", self.mitems, kind="scalar", doc="the memory record being sent (store k, lane), "
@@ -114,18 +115,20 @@ class WritebackBuilder:
         written = sp.add("written", self.items, kind="scalar",
                          doc="the step sends a record for register r of lane l (0/1; staged at EXEC)",
                          stage="writeback")
-        M0.heads.append(self._written_mask(written))
+        pwritten = sp.add("pwritten", self.pitems, kind="scalar",
+                          doc="the step sends a record for predicate p of lane l (0/1; staged at EXEC)",
+                          stage="writeback")
+        mwritten = sp.add("mwritten", self.mitems, kind="scalar",
+                          doc="lane l ran the block's k-th store: the step sends its M record (0/1; staged "
+                          "at EXEC)", stage="writeback")
+        M0.heads.append(self._written_mask([("wrote", written), ("pwrote", pwritten), ("mwrote", mwritten)]))
         sk = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
                     doc="slot s is the block's k-th store (0/1)", stage="writeback")
         curp = sp.add("curp", self.pitems, kind="scalar", doc="the predicate record being sent (lane, predicate), "
                       "from the current token (0/1)", stage="writeback")
-        pwritten = sp.add("pwritten", range(self.cfg.preds), kind="scalar",
-                          doc="the block writes predicate p (0/1)", stage="writeback")
         alane, alo = sp["addr.lane"], sp["addr.lo"]
         for l, p in self.pitems:
             M0.gated(a, {kind["P"]: 1.0, alane[l]: 1.0, alo[p]: 1.0}, 3, {a: 1.0}, {curp[(l, p)]: 1.0})
-        for p in range(self.cfg.preds):
-            M0.step(a, {sp[f"pdst.{s}"][p]: 1.0 for s in range(slots)}, 0.5, {pwritten[p]: 1.0})
         rp = sp.add("rthenp", range(1), kind="scalar", doc="the token is a P record and the latch still holds "
                     "the last register record (0/1)", stage="writeback")
         M0.gated(a, {lkind["R"]: 1.0, kind["P"]: 1.0}, 2, {a: 1.0}, {rp[0]: 1.0})
@@ -146,7 +149,7 @@ class WritebackBuilder:
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
                 M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
-        M0.writes += ["ran", "cur", "curm", "eqcur", "written", "storek", "curp", "pwritten"]
+        M0.writes += ["ran", "cur", "curm", "eqcur", "written", "pwritten", "mwritten", "storek", "curp"]
 
         M1 = self.L[E + 1]
         pending = sp.add("pending", self.items, kind="scalar",
@@ -163,11 +166,10 @@ class WritebackBuilder:
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
             M1.step(a, lin({ran[(l, 0)]: 3.0, written[(l, r)]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
-            has = {sk[(k, s)]: 1.0 for s in range(slots)}
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
             # conditions that must all hold, so any positive "after" completes the sum)
             after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0, kind["P"]: 1.0})
-            M1.step(a, lin({ran[(l, 0)]: 2.0}, {c: 2 * w for c, w in has.items()}, after), 4.5, {pendm[(k, l)]: 1.0})
+            M1.step(a, lin({ran[(l, 0)]: 2.0, mwritten[(k, l)]: 2.0}, after), 4.5, {pendm[(k, l)]: 1.0})
         pendp = sp.add("pendp", self.pitems, kind="scalar",
                        doc="predicate records of this step not sent yet (0/1)", stage="writeback")
         lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)], kind="scalar",
@@ -177,7 +179,7 @@ class WritebackBuilder:
             # an earlier predicate record
             after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
                                                                    sp["rthenp"][0]: -1.0})
-            M1.step(a, lin({ran[(l, 0)]: 3.0, pwritten[p]: 3.0}, after), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
+            M1.step(a, lin({ran[(l, 0)]: 3.0, pwritten[(l, p)]: 3.0}, after), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
         for p in range(self.cfg.preds):
             for s in range(slots):
                 later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
@@ -187,7 +189,7 @@ class WritebackBuilder:
             M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {cursel[s]: 1.0})
             for k in range(stores):
                 M1.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, sk[(k, s)]: 1.0}, 3, {a: 1.0}, {cursel[s]: 1.0})
-        M1.reads += ["ran", "written", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
+        M1.reads += ["ran", "written", "pwritten", "mwritten", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
         M1.writes += ["pending", "pendm", "cursel", "pendp", "lastp"]
 
         M2 = self.L[E + 2]
@@ -241,33 +243,37 @@ class WritebackBuilder:
         M3.reads += ["emit", "storek", "lastp"]
         M3.writes += ["nextsel", "nextp"]
 
-    def _written_mask(self, written) -> KeyHead:
-        """Which (lane, register) records the step sends, staged at ``EXEC`` and read at every
-        token (``E`` mixer): a guarded instruction's lanes depend on a predicate that the step's
-        own records may change. ``E − 1`` turns the per-slot counts (``guards``: ``wrote``) into
-        0/1 flags; the head keeps them as bit pairs (set, clear), so every row has the same
-        number of non-zero entries."""
+    def _written_mask(self, masks: list[tuple[str, Group]]) -> KeyHead:
+        """Which records the step sends, staged at ``EXEC`` and read at every token (``E`` mixer):
+        a guarded instruction's lanes depend on a predicate that the step's own records may
+        change. ``masks`` pairs each per-slot count (``guards``: ``wrote``, ``pwrote``, ``mwrote``)
+        with the group that receives its 0/1 flags. ``E − 1`` turns the counts into 0/1 flags; the
+        head keeps them as bit pairs (set, clear), so every row has the same number of non-zero
+        entries."""
         sp, a = self.sp, self.a
         kind = sp["tok.kind"]
-        wrote = sp["wrote"]
-        flag = sp.add("wflag", self.items, kind="scalar", doc="the block wrote register r in lane l (0/1)",
-                      stage="writeback")
         F = self.L[self.sched.end - 1]
-        for i in self.items:
-            F.step(a, {wrote[i]: 1.0}, 0.5, {flag[i]: 1.0})
-        F.reads.append("wrote")
-        F.writes.append("wflag")
+        pairs: list[tuple[int, int]] = []  # (flag channel, output channel)
+        for count_name, out in masks:
+            count = sp[count_name]
+            flag = sp.add(f"{count_name}.flag", out.values, kind="scalar",
+                          doc=f"{count_name} > 0 (0/1)", stage="writeback")
+            for i in out.values:
+                F.step(a, {count[i]: 1.0}, 0.5, {flag[i]: 1.0})
+                pairs.append((flag[i], out[i]))
+            F.reads.append(count_name)
+            F.writes.append(flag.name)
         at_exec = and_form({kind["EXEC"]: 1.0}, a)
         head = KeyHead(name="wmask", q={0: (0, {a: GAIN / 2})}, k={0: (0, dict(at_exec))})
         per = 32  # items per value head: two columns each
-        for h in range(0, len(self.items), per):
-            part = self.items[h:h + per]
+        for h in range(0, len(pairs), per):
+            part = pairs[h:h + per]
             vh = ValueHead(name=f"wmask.{h // per}", nnz=len(part), beta=dict(at_exec))
-            for c, i in enumerate(part):
-                vh.v[2 * c] = (0, and_form({flag[i]: 1.0}, a))
-                vh.v[2 * c + 1] = (0, lin({flag[i]: -GAIN}, {a: GAIN / 2}))
+            for c, (flag, out) in enumerate(part):
+                vh.v[2 * c] = (0, and_form({flag: 1.0}, a))
+                vh.v[2 * c + 1] = (0, lin({flag: -GAIN}, {a: GAIN / 2}))
                 vh.z[2 * c] = {a: GAIN / 2}
-                vh.out[2 * c] = {written[i]: 1.0}
+                vh.out[2 * c] = {out: 1.0}
             head.values.append(vh)
         return head
 
