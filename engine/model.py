@@ -27,6 +27,8 @@ from compiler.circuit.layers import VAMP
 from compiler.circuit.words import REG_ROWS
 
 MARGIN = 0.5
+EXIT = -1
+"""``pcs()`` value of a lane that has exited."""
 """Smallest acceptable |set − clear| of a state bit, as a fraction of a clean entry."""
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
@@ -173,10 +175,46 @@ class ModelRun:
                     out[(b, loc["slot"])] = fields
         return out
 
+    def predicates(self, warp: int = 0) -> dict[tuple[int, int], Word]:
+        """(lane, predicate) -> Word (value 0/1) of one warp, from the predicate file copy read by
+        slot 0 (row ``preds·warp + p``; one value head per lane holding a one-hot pair)."""
+        S, base = self._rows("predicates")
+        cfg = self.gpu.machine
+        out = {}
+        for lane in range(cfg.lanes):
+            for p in range(cfg.preds):
+                out[(lane, p)] = _onehot(S[base + lane, cfg.preds * warp + p, :2], [1, 0])
+        return out
+
+    def pcs(self) -> dict[tuple[int, int], Word]:
+        """(warp, lane) -> Word whose value is the block the lane runs next, or ``EXIT`` (-1);
+        ``written`` is False for a lane that holds no thread. Decoded from the pc file (one value
+        head per (warp, lane), a one-hot over the blocks and exit)."""
+        cfg = self.gpu.machine
+        m = self.gpu.layout["state"]["heads_per_key"]
+        targets = list(range(cfg.rom_blocks)) + [EXIT]
+        out = {}
+        entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
+        for k, loc in enumerate(self.gpu.layout["state"]["pcs"]):
+            S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+            for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
+                out[(w, l)] = _onehot(S[loc["head"] * m + j, 0, :len(targets)], targets)
+        return out
+
     def memory(self) -> list[Word]:
         """Every memory word, from the memory copy read by slot 0 of lane 0."""
         S, base = self._rows("memory")
         return [_word(S[base, w] + S[base + 1, w]) for w in range(self.gpu.machine.mem_words)]
+
+
+def _onehot(row: torch.Tensor, values: list[int]) -> Word:
+    """Decode a one-hot code: the value of the largest entry; margin = how far it stands above
+    the runner-up (1.0 = clean). An all-zero row was never written."""
+    x = row / VAMP
+    if float(x.abs().max()) < 1e-3:
+        return Word(0, 1.0, False)
+    top = torch.topk(x, 2)
+    return Word(values[int(top.indices[0])], float(top.values[0] - top.values[1]), True)
 
 
 def _word(row: torch.Tensor) -> Word:

@@ -1,6 +1,6 @@
 """ROM load and fetch (compiler/circuit/rom.py) in the stock transformers model.
 
-The prompt of a real sample writes the ROM; an ``EXEC.b.0`` token per block then
+The prompt of a real sample writes the ROM; an ``EXEC.b.0.15`` token per block then
 fetches block b. Expected field bytes come from the protocol's ROM encoding.
 """
 
@@ -34,7 +34,7 @@ def test_exec_fetches_every_field_of_its_block(spec, path, dtype):
     launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args))
     toks = prompt_tokens(prog, launch)
     order = list(range(len(prog.blocks)))[::-1]  # fetch in reverse, then block 0 again
-    toks += [f"EXEC.{b}.0" for b in order + [0]]
+    toks += [f"EXEC.{b}.0.15" for b in order + [0]]
     ids = torch.tensor([Vocab().encode(toks)])
     with torch.no_grad():
         hs = build_model(spec, dtype)(input_ids=ids, output_hidden_states=True).hidden_states[2][0].double()

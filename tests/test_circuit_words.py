@@ -32,7 +32,7 @@ def _spec():
            for n in ("reg", "mem", "const")}
     a = space["anchor"].start
     L1.heads.append(register_file(space, "reg", 16, 4, word_keys(space, "reg", {r: r for r in range(1, 16)}),
-                                  out["reg"]))  # warp 0: the program starts with EXEC.0.0
+                                  out["reg"]))  # warp 0: the program starts with EXEC.0.0.15
     L1.heads.append(memory_file(space, "mem", 126, word_keys(space, "mem", {w: w for w in range(126)}), out["mem"]))
     L1.heads.append(constants_file(space, "const", CONST_ROWS, 4, word_keys(space, "const", CONST_ROWS),
                                    out["const"]))
@@ -42,7 +42,7 @@ def _spec():
 
 def _program(seed):
     rng = random.Random(seed)
-    toks, probes = ["<bos>", "EXEC.0.0"], []  # the step context names warp 0 (register rows per warp)
+    toks, probes = ["<bos>", "EXEC.0.0.15"], []  # the step context names warp 0 (register rows per warp)
     regs, mem, const = {}, {}, {}
     interesting = [0, 1, -1, 127, -128, 128, -129, 0x7FFFFFFF, -0x80000000, 0x12345678, 255, 256]
     for _ in range(150):

@@ -28,7 +28,7 @@ def test_vocab_names_are_unique_words():
     v = P.Vocab()
     assert len(set(v.words)) == len(v.words)
     assert all(w and " " not in w for w in v.words)
-    assert v.decode(v.encode(["GO", "EXEC.3.1", "END"])) == ["GO", "EXEC.3.1", "END"]
+    assert v.decode(v.encode(["GO", "EXEC.3.1.15", "END"])) == ["GO", "EXEC.3.1.15", "END"]
 
 
 def test_rom_fields_of_a_hand_written_block():
@@ -90,8 +90,8 @@ def test_bad_traces_are_reported_with_their_position():
     with pytest.raises(P.TraceError, match="token 0"):
         P.parse_trace(["R.0.1", "S.3"])
     with pytest.raises(P.TraceError, match="token 3: expected byte B1"):
-        P.parse_trace(["EXEC.0.0", "R.0.1", "B0.1", "S.3"])
+        P.parse_trace(["EXEC.0.0.15", "R.0.1", "B0.1", "S.3"])
     with pytest.raises(P.TraceError, match="token 2: value missing"):
-        P.parse_trace(["EXEC.0.0", "R.0.1"])
-    steps, ended = P.parse_trace(["EXEC.0.0", "R.0.1", "S.-2"])  # not ended: no END token yet
-    assert not ended and steps == [P.Step(0, 0, {0: {1: 0xFFFFFFFE}}, {}, [])]
+        P.parse_trace(["EXEC.0.0.15", "R.0.1"])
+    steps, ended = P.parse_trace(["EXEC.0.0.15", "R.0.1", "S.-2"])  # not ended: no END token yet
+    assert not ended and steps == [P.Step(0, 0, 15, {0: {1: 0xFFFFFFFE}}, {}, [])]

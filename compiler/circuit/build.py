@@ -57,8 +57,11 @@ def state_map(spec, sched) -> dict:
     rom = [dict(find(sched.fetch(s), f"rom.{s}"), slot=s) for s in range(sched.slots)]
     rom.append(dict(find(TERM_LAYER, f"rom.{TERM_SLOT}"), slot=TERM_SLOT))
     return {"registers": find(sched.mux(0) - 1, "regs.0.a"),
+            "predicates": find(sched.mux(0) + 1, "preds.0"),
             "memory": find(sched.mux(0) + 5, "mem.0.0"),
             "rom": rom,
+            "pcs": [find(sched.end, name) for name in sorted(h.name for h in spec.layers[sched.end].heads
+                                                             if h.name.startswith("pcs."))],
             "heads_per_key": spec.heads_per_key}
 
 

@@ -1,11 +1,12 @@
 """The GPU circuit: assembles the stages into one CircuitSpec (the single source of truth).
 
-Stages built so far (docs/circuit.md has the full plan and what is missing):
+Stages, in pipeline order (docs/circuit.md has the full plan and what is missing):
 
-* layer 0 — latch (``latch.py``): the address of the current record.
-
-Later stages (ROM fetch, register and memory files, the execute slots, writeback
-staging and the scheduler) are added here in pipeline order.
+* layer 0 — latch (``latch.py``): the address of the current record, the step's context;
+* the execute slots (``execute.py``: ROM fetch, decode, register/constant/predicate ports,
+  ALU, memory; ``guards.py``);
+* the writeback (``writeback.py``): the terminator and the pc file, the step's records,
+  the choice of the next ``EXEC``, the LM head.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ def unsupported(program, launch) -> list[str]:
     missing += [f"op {o}" for o in sorted(ops - set(OPS))]
     if any(i.guard is not None and i.dst2 is not None for b in program.blocks for i in b.instrs):
         missing.append("guarded instructions with two destinations")
-    if any(isinstance(b.term, (Branch, Barrier)) or (isinstance(b.term, Exit) and b.term.guard) for b in program.blocks):
-        missing.append("branches and barriers")
-    if not all(isinstance(b.term, (Jump, Exit)) for b in program.blocks):
+    if any(isinstance(b.term, Barrier) for b in program.blocks):
+        missing.append("barriers")
+    if not all(isinstance(b.term, (Jump, Branch, Exit, Barrier)) for b in program.blocks):
         missing.append("terminators")
     return missing

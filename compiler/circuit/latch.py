@@ -47,18 +47,21 @@ def build_latch(space: Space, index: int) -> LayerSpec:
 
 
 def _context_head(space: Space) -> KeyHead:
-    """The step context: every ``EXEC.b.w`` overwrites row 0 with (b, w); every token reads it, so
-    the passes after an EXEC (its writeback tokens) still know which block and warp they belong to."""
+    """The step context: every ``EXEC.b.w.m`` overwrites row 0 with (b, w, m); every token reads it,
+    so the passes after an EXEC (its writeback tokens) still know which block, warp and active
+    lanes they belong to."""
     a = space["anchor"].start
     kind = space["tok.kind"]
     on = {a: GAIN / 2}
     exec_on = {kind["EXEC"]: GAIN, a: -GAIN / 2}
     head = KeyHead(name="ctx", q={0: (0, dict(on))}, k={0: (0, dict(exec_on))})
-    vh = ValueHead(name="ctx.block+warp", nnz=2, beta=dict(exec_on))
+    lanes = len(space["exec.lanes"]) // 2
+    vh = ValueHead(name="ctx.block+warp+lanes", nnz=2 + lanes, beta=dict(exec_on))
     col = 0
-    for src, dst in (("exec.block", "ctx.block"), ("exec.warp", "ctx.warp")):
+    for src, dst in (("exec.block", "ctx.block"), ("exec.warp", "ctx.warp"), ("exec.lanes", "ctx.lanes")):
         g = space[src]
-        out = space.add(dst, g.values, doc=f"block/warp of the current step (latched {src})", stage="fetch")
+        out = space.add(dst, g.values, doc=f"block / warp / active lanes of the current step (latched {src})",
+                        stage="fetch")
         for v in g.values:
             vh.v[col] = (0, {g[v]: GAIN, a: -GAIN / 2})
             vh.z[col] = dict(on)

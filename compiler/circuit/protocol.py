@@ -3,7 +3,7 @@
 A launch is one token sequence (docs/circuit.md, "Token protocol"):
 
     <bos>  program (ROM records)  memory (M records)  constants (K records)  GO
-           EXEC.b.w  R/P/M records of that step ...  EXEC.b.w ...  END
+           EXEC.b.w.m  R/P/M records of that step ...  EXEC.b.w.m ...  END
 
 * **ROM record** ``I.b.s  F.f.x ...`` — instruction slot ``s`` of block ``b`` (slot 8 is
   the block's terminator): each ``F.f.x`` token says field ``f`` holds byte ``x``. Only
@@ -16,8 +16,9 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
   in a trace ``M.w.l.k value``: the k-th memory-writing instruction of the block (st/atom,
   from 0 in program order) wrote word w from lane l.
   **K record** ``K.i value`` — launch constant i (kernel parameters, sizes, thread ids).
-* ``GO`` ends the prompt; the model then writes the trace: ``EXEC.b.w`` (block b runs for
-  warp w in one forward pass), the records of that step's register, predicate and memory
+* ``GO`` ends the prompt; the model then writes the trace: ``EXEC.b.w.m`` (block b runs for
+  warp w in one forward pass, in the lanes of the active mask m: bit l = lane l, 1..15),
+  the records of that step's register, predicate and memory
   writes (lanes in order, registers ascending, then predicates, then memory writes in
   program order), and finally ``END``.
 
@@ -98,7 +99,8 @@ class Vocab:
     def words(self) -> list[str]:
         c = self.cfg
         w = list(SPECIALS)
-        w += [f"EXEC.{b}.{wp}" for b in range(c.rom_blocks) for wp in range(c.max_warps)]
+        w += [f"EXEC.{b}.{wp}.{m}" for b in range(c.rom_blocks) for wp in range(c.max_warps)
+              for m in range(1, 1 << c.lanes)]
         w += [f"R.{l}.{r}" for l in range(c.lanes) for r in range(1, c.regs)]
         w += [f"P.{l}.{p}.{v}" for l in range(c.lanes) for p in range(c.preds) for v in (0, 1)]
         w += [f"M.{a}" for a in range(c.mem_words)]
@@ -290,7 +292,7 @@ def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[in
 
 def step_tokens(ev) -> list[str]:
     """The tokens of one EXEC step, from an interpreter ExecEvent."""
-    toks = [f"EXEC.{ev.block}.{ev.warp}"]
+    toks = [f"EXEC.{ev.block}.{ev.warp}.{ev.mask}"]
     for lane in sorted(ev.reg_writes):
         for r, v in sorted(ev.reg_writes[lane].items()):
             toks += [f"R.{lane}.{r}"] + value_tokens(v)
@@ -316,6 +318,8 @@ class Step:
 
     block: int
     warp: int
+    mask: int
+    """Active lanes (bit l = lane l)."""
     regs: dict[int, dict[int, int]]
     preds: dict[int, dict[int, int]]
     mem: list[tuple[int, int]]
@@ -351,8 +355,8 @@ def parse_trace(tokens: list[str]) -> tuple[list[Step], bool]:
         if t == "END":
             return steps, True
         if kind == "EXEC":
-            b, w = map(int, rest.split("."))
-            steps.append(Step(b, w, {}, {}, []))
+            b, w, m = map(int, rest.split("."))
+            steps.append(Step(b, w, m, {}, {}, []))
             i += 1
             continue
         if not steps:

@@ -62,6 +62,8 @@ def add_token_groups(space: Space, lanes: int) -> None:
     space.add("pval", (0, 1), doc="P: the predicate value", stage="token")
     space.add("exec.block", range(32), doc="EXEC: block", stage="token")
     space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
+    space.add("exec.lanes", [(l, v) for l in range(lanes) for v in (0, 1)],
+              doc="EXEC: lane l is active (its mask bit), a one-hot pair (l, bit)", stage="token")
 
 
 def embedding(space: Space, word: str) -> Lin:
@@ -117,6 +119,9 @@ def embedding(space: Space, word: str) -> Lin:
     elif kind == "EXEC":
         e[space["exec.block"][int(parts[0])]] = 1.0
         e[space["exec.warp"][int(parts[1])]] = 1.0
+        mask = int(parts[2])
+        for lane in {l for l, _ in space["exec.lanes"].values}:
+            e[space["exec.lanes"][(lane, (mask >> lane) & 1)]] = 1.0
     return e
 
 

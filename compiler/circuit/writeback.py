@@ -8,13 +8,18 @@ token. Layers (``E = Schedule.end``):
 =========  ==================================================================================
 layer      work
 =========  ==================================================================================
-``E``      mixer: which lanes of the warp hold a thread (constants ``present``) → ``ran``;
-           which registers, predicates and stores the step sends, per lane (``written``,
-           ``pwritten``, ``mwritten``: staged at ``EXEC`` from the guards' counts);
+``E − 3``  the terminator's guard, per lane, forwarded from a ``setp`` of the block
+``E − 2``  the lanes whose guard fails (``term.fails``)
+``E − 1``  each lane's next block (``newpc``), which pc-file entries this token writes (``pcw``)
+``E``      mixer: the pc file (per lane: next block or exit; written at ``EXEC`` for the active
+           lanes, in the prompt for present lanes); which registers, predicates and stores the
+           step sends, per lane (``written``, ``pwritten``, ``mwritten``: staged at ``EXEC``
+           from the guards' counts);
            MLP: the current record (``cur``, ``curm``), which slots write the current register
            (``eqcur``), which slot is the block's k-th store (``storek``)
-``E + 1``  MLP: records still to send (``pending``, ``pendm``), the slot holding the value
-           being sent (``cursel``)
+``E + 1``  MLP: records still to send (``pending``, ``pendm``; only active lanes, ``ctx.lanes``),
+           the slot holding the value being sent (``cursel``); which warps run (``run``) and
+           each warp's lowest block (``ismin``)
 ``E + 2``  MLP: the next record, or the next ``EXEC`` / ``END`` (``emit``)
 ``E + 3``  MLP: the slot and lane of the next store (``nextsel``)
 ``E + 4``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
@@ -26,20 +31,23 @@ layer      work
 =========  ==================================================================================
 
 The LM head scores each token by its parts (``unembed``): a token whose parts are all on
-scores ``SCORE``, every other token at most 0.
+scores ``SCORE``, every other token at most 0. ``EXEC.b.w.m`` is the next warp, its lowest
+block and exactly the lanes at that block (docs/circuit.md, "Control flow").
 
-The terminator slot (jump target, exit) is fetched early (``TERM_LAYER``) into ``term.*``.
+The terminator slot (jump / branch target, fall-through, exit, guard) is fetched early
+(``TERM_LAYER``) into ``term.*``.
 """
 
 from __future__ import annotations
 
 from compiler.circuit.execute import Schedule, _equals
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
-from compiler.circuit.protocol import TERM_SLOT, TERMINATORS, Vocab
+from compiler.circuit.guards import guard_sources
+from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, TERM_SLOT, TERMINATORS, Vocab
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Group, Space
 from compiler.circuit.tokens import const_row
-from compiler.circuit.words import and_form, constants_file, value_group
+from compiler.circuit.words import and_form, latched, predicate_file, value_group
 
 TERM_LAYER = 2
 DEPTH = 6
@@ -67,9 +75,14 @@ class WritebackBuilder:
         self.staging()
         self.emit()
 
-    # --- the block's terminator ---------------------------------------------------------------
+    # --- the block's terminator: each active lane's next block ---------------------------------
     def terminator(self) -> None:
+        """Fetch and decode the terminator (layers 2–3), read its guard predicate (layer 6, or
+        forwarded from a ``setp`` of the block at ``E − 3``), and compute each lane's next block
+        (``E − 1``): the *taken* target (``jump t``, ``bra t``, ``exit``) where the guard holds
+        or there is none, the fall-through (field b) where it does not."""
         sp, a = self.sp, self.a
+        blocks, lanes, slots = self.cfg.rom_blocks, self.lanes, self.slots
         L = self.L[TERM_LAYER]
         assert TERM_LAYER not in {self.sched.fetch(s) for s in range(self.slots)}, "rom.raw is busy there"
         # the raw read shares the instruction slots' bank (no slot is fetched in this layer, and
@@ -77,14 +90,76 @@ class WritebackBuilder:
         build_rom_slot(L, sp, TERM_SLOT, self.cfg.rom_blocks, raw_name="rom.raw")
         build_rom_decode(L, sp, TERM_SLOT, raw_name="rom.raw")
         D = self.L[TERM_LAYER + 1]
-        term = sp.add("term", ["exit"] + [("jump", t) for t in range(self.cfg.rom_blocks)], kind="scalar",
-                      doc="the block's terminator: exit, or jump to block t (0/1)", stage="decode")
-        D.gated(a, _equals(sp, TERM_SLOT, "op", TERMINATORS.index("exit")), 8, {a: 1.0}, {term["exit"]: 1.0})
-        for t in range(self.cfg.rom_blocks):
-            form = lin(_equals(sp, TERM_SLOT, "op", TERMINATORS.index("jump")), _equals(sp, TERM_SLOT, "a", t))
-            D.gated(a, form, 16, {a: 1.0}, {term[("jump", t)]: 1.0})
+        targets = list(range(blocks)) + ["exit"]
+        taken = sp.add("term.T", targets, kind="scalar", doc="the terminator's target where its guard holds "
+                       "(jump / bra target, or exit; 0/1)", stage="decode")
+        other = sp.add("term.N", range(blocks), kind="scalar", doc="the terminator's fall-through where its "
+                       "guard fails (bra, guarded exit; 0/1)", stage="decode")
+        op = {name: _equals(sp, TERM_SLOT, "op", TERMINATORS.index(name)) for name in ("jump", "branch", "exit")}
+        D.gated(a, op["exit"], 8, {a: 1.0}, {taken["exit"]: 1.0})
+        for t in range(blocks):
+            for name in ("jump", "branch"):
+                D.gated(a, lin(op[name], _equals(sp, TERM_SLOT, "a", t)), 16, {a: 1.0}, {taken[t]: 1.0})
+            for name in ("branch", "exit"):
+                D.gated(a, lin(op[name], _equals(sp, TERM_SLOT, "b", t)), 16, {a: 1.0}, {other[t]: 1.0})
+        flags = sp.add("term.guard", ("pos", "neg"), kind="scalar", doc="the terminator is guarded by a "
+                       "predicate (pos) or its negation (neg), 0/1", stage="decode")
+        gsrc = sp.add("term.gsrc", guard_sources(self.cfg, slots), kind="scalar",
+                      doc="where the terminator's guard comes from (0/1)", stage="decode")
+        for kind, v in guard_sources(self.cfg, slots):
+            src = GUARD_PRED + v if kind == "pred" else GUARD_PFWD + v
+            for neg in (0, 1):
+                D.gated(a, _equals(sp, TERM_SLOT, "guard", (src << 1) | neg), 8, {a: 1.0},
+                        {gsrc[(kind, v)]: 1.0, flags["neg" if neg else "pos"]: 1.0})
         D.reads.append(f"rom.bits.{TERM_SLOT}")
-        D.writes.append("term")
+        D.writes += ["term.T", "term.N", "term.guard", "term.gsrc"]
+        # the guard predicate, per lane: the predicate file (layer 4) or a setp of the block (E - 3)
+        G = sp.add("term.G", range(lanes), kind="scalar", doc="the terminator's guard predicate, per lane (0/1)",
+                   stage="execute")
+        P = self.L[self.sched.mux(0) + 2]  # beside slot 0's guard read: no layer of its own
+        xw, np_, warps = sp["ctx.warp"], self.cfg.preds, self.cfg.max_warps
+        q = {np_ * w + p: (0, and_form({gsrc[("pred", p)]: 1.0, xw[w]: 1.0}, a)) for w in range(warps)
+             for p in range(np_)}
+        P.heads.append(predicate_file(sp, "term.p", np_, lanes, q, G, warps=warps))
+        P.reads += ["term.gsrc", "ctx.warp"]
+        P.writes.append("term.G")
+        E = self.sched.end
+        F = self.L[E - 3]
+        for j in range(slots):
+            for l in range(lanes):
+                F.gated(a, {gsrc[("pfwd", j)]: 1.0}, 1, {sp[f"pr.{j}"][l]: 1.0}, {G[l]: 1.0})
+        F.reads += ["term.gsrc", "pr.*"]
+        F.writes.append("term.G")
+        # the lanes whose guard fails
+        fails = sp.add("term.fails", range(lanes), kind="scalar", doc="lane l takes the fall-through (0/1)",
+                       stage="execute")
+        K = self.L[E - 2]
+        for l in range(lanes):
+            K.step(a, lin({flags["pos"]: 1.0, a: 1.0}, {G[l]: -1.0}), 1.5, {fails[l]: 1.0})
+            K.step(a, {flags["neg"]: 1.0, G[l]: 1.0}, 1.5, {fails[l]: 1.0})
+        K.reads += ["term.guard", "term.G"]
+        K.writes.append("term.fails")
+        # each lane's next block, and which (warp, lane) entries of the pc file this token writes:
+        # the active lanes at EXEC; at the prompt, a present lane (its K record) starts at block 0
+        newpc = sp.add("newpc", [(l, t) for l in range(lanes) for t in targets], kind="scalar",
+                       doc="lane l's next block (or exit) after this step; block 0 at a present lane's K record",
+                       stage="writeback")
+        pcw = sp.add("pcw", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                     doc="this token writes lane l of warp w in the pc file (0/1)", stage="writeback")
+        N = self.L[E - 1]
+        kind, lane = sp["tok.kind"], sp["latch.lane"]
+        for l in range(lanes):
+            for t in targets:
+                N.gated(a, {taken[t]: 1.0, fails[l]: -1.0}, 1, {a: 1.0}, {newpc[(l, t)]: 1.0})
+                if t != "exit":
+                    N.gated(a, {other[t]: 1.0, fails[l]: 1.0}, 2, {a: 1.0}, {newpc[(l, t)]: 1.0})
+            for w in range(warps):
+                present = {kind["S"]: 1.0, lane[l]: 1.0, **latched(sp, "K", const_row(f"present.{w}.{l}", warps))}
+                N.gated(a, present, len(present), {a: 1.0}, {newpc[(l, 0)]: 1.0, pcw[(w, l)]: 1.0})
+                N.gated(a, {kind["EXEC"]: 1.0, sp["exec.warp"][w]: 1.0, sp["exec.lanes"][(l, 1)]: 1.0}, 3, {a: 1.0},
+                        {pcw[(w, l)]: 1.0})
+        N.reads += ["term.T", "term.N", "term.fails", "tok.kind", "latch.*", "exec.*"]
+        N.writes += ["newpc", "pcw"]
 
     # --- E .. E+3: where are we in the step's records ------------------------------------------
     def bookkeeping(self) -> None:
@@ -93,17 +168,8 @@ class WritebackBuilder:
         slots, lanes = self.slots, self.lanes
         stores = self.cfg.block.max_stores
         M0 = self.L[E]
-        ran = value_group(sp, "ran", "lanes of the current warp that hold a thread (nibble 0: 1/0)",
-                          "writeback", lanes)
-        xw = sp["ctx.warp"]
-        warps = self.cfg.max_warps
-        rows = {r: r for r in range(11 + 3 * warps)}
-        q = {const_row(f"present.{w}.0"): (0, and_form({xw[w]: 1.0}, a)) for w in range(warps)}
-        M0.heads.append(constants_file(sp, "present", rows, lanes, q, ran))
-        # which warps exist: one row, warp w in value head w (read with a fixed query)
-        wp = value_group(sp, "wexists", "warp w exists in this launch (nibble 0: 1/0)", "writeback", warps)
-        M0.heads.append(constants_file(sp, "warps", rows, warps, {const_row("warp.0"): (0, {a: GAIN / 2})}, wp))
-        M0.heads.append(self._pc_file())
+        ran = {l: sp["ctx.lanes"][(l, 1)] for l in range(lanes)}  # the step's active lanes
+        M0.heads += self._pc_file()
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
@@ -149,7 +215,7 @@ class WritebackBuilder:
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
                 M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
-        M0.writes += ["ran", "cur", "curm", "eqcur", "written", "pwritten", "mwritten", "storek", "curp"]
+        M0.writes += ["pc.*", "cur", "curm", "eqcur", "written", "pwritten", "mwritten", "storek", "curp"]
 
         M1 = self.L[E + 1]
         pending = sp.add("pending", self.items, kind="scalar",
@@ -164,12 +230,12 @@ class WritebackBuilder:
             # At EXEC the latch may still hold the last record of the previous step, so "after" is
             # 0, 1 or 2: weights 3 on the conditions that must hold (3 + 3 + after >= 6.5 iff after >= 1)
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
-            M1.step(a, lin({ran[(l, 0)]: 3.0, written[(l, r)]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
+            M1.step(a, lin({ran[l]: 3.0, written[(l, r)]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
             # conditions that must all hold, so any positive "after" completes the sum)
             after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0, kind["P"]: 1.0})
-            M1.step(a, lin({ran[(l, 0)]: 2.0, mwritten[(k, l)]: 2.0}, after), 4.5, {pendm[(k, l)]: 1.0})
+            M1.step(a, lin({ran[l]: 2.0, mwritten[(k, l)]: 2.0}, after), 4.5, {pendm[(k, l)]: 1.0})
         pendp = sp.add("pendp", self.pitems, kind="scalar",
                        doc="predicate records of this step not sent yet (0/1)", stage="writeback")
         lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)], kind="scalar",
@@ -179,7 +245,7 @@ class WritebackBuilder:
             # an earlier predicate record
             after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
                                                                    sp["rthenp"][0]: -1.0})
-            M1.step(a, lin({ran[(l, 0)]: 3.0, pwritten[(l, p)]: 3.0}, after), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
+            M1.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
         for p in range(self.cfg.preds):
             for s in range(slots):
                 later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
@@ -189,11 +255,21 @@ class WritebackBuilder:
             M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {cursel[s]: 1.0})
             for k in range(stores):
                 M1.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, sk[(k, s)]: 1.0}, 3, {a: 1.0}, {cursel[s]: 1.0})
-        M1.reads += ["ran", "written", "pwritten", "mwritten", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
-        M1.writes += ["pending", "pendm", "cursel", "pendp", "lastp"]
+        # the warps that have a running lane, and each warp's lowest block among its running lanes
+        # (the block it runs next: docs/machine.md, "Scheduling and reconvergence")
+        blocks, warps = self.cfg.rom_blocks, self.cfg.max_warps
+        runl, low = sp["pc.run"], sp["pc.low"]
+        run = sp.add("run", range(warps), kind="scalar", doc="warp w has a running lane (0/1)", stage="writeback")
+        ismin = sp.add("ismin", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
+                       doc="block b is the lowest pc among warp w's running lanes (0/1)", stage="writeback")
+        for w in range(warps):
+            M1.step(a, {runl[(w, l)]: 1.0 for l in range(lanes)}, 0.5, {run[w]: 1.0})
+            for b in range(blocks):  # some lane at b (at most 4) and none below it (each lane counts 5)
+                M1.step(a, {low[(w, b)]: 1.0}, 0.5, {ismin[(w, b)]: 1.0})
+        M1.reads += ["ctx.lanes", "pc.*", "written", "pwritten", "mwritten", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
+        M1.writes += ["pending", "pendm", "cursel", "pendp", "lastp", "run", "ismin"]
 
         M2 = self.L[E + 2]
-        term = sp["term"]
         done = self._done()
         emit = sp.add("emit", [("R", i) for i in self.items] + [("P", i) for i in self.pitems]
                       + [("M", i) for i in self.mitems]
@@ -211,21 +287,31 @@ class WritebackBuilder:
         for n, i in enumerate(self.mitems):
             M2.gated(a, lin(done, {pendm[i]: 1.0}, any_r, any_p, {pendm[j]: -1.0 for j in self.mitems[:n]}), 2,
                      {a: 1.0}, {emit[("M", i)]: 1.0})
-        # the next EXEC: round robin — the first warp after the current one (cyclically) that exists
-        # and has not exited; END when none is left
+        # the next EXEC: round robin — the first warp after the current one (cyclically) with a
+        # running lane; at GO the "current" warp is the last, so warp 0 comes first. END when no
+        # warp has a running lane
         warps = self.cfg.max_warps
-        xw, wp, pc = sp["ctx.warp"], sp["wexists"], sp["pc"]
-        running = {w: {wp[(w, 0)]: 1.0, pc[(w, "exit")]: -1.0} for w in range(warps)}
+        xw, run = sp["ctx.warp"], sp["run"]
         for w in range(warps):
+            cur = {xw[w]: 1.0, kind["GO"]: 1.0} if w == warps - 1 else {xw[w]: 1.0}
             for d in range(1, warps + 1):
                 nxt = (w + d) % warps
-                between = lin(*[{c: -v for c, v in running[(w + e) % warps].items()} for e in range(1, d)])
-                M2.gated(a, lin(done, total, {xw[w]: 1.0}, running[nxt], between), 3, {a: 1.0},
+                between = {run[(w + e) % warps]: -1.0 for e in range(1, d)}
+                M2.gated(a, lin(done, total, cur, {run[nxt]: 1.0}, between), 3, {a: 1.0},
                          {emit[("NEXT", nxt)]: 1.0})
-        M2.gated(a, lin(done, total, *[{c: -v for c, v in running[w].items()} for w in range(warps)]), 1, {a: 1.0},
-                 {emit["END"]: 1.0})
-        M2.reads += ["pending", "pendm", "pendp", "pc", "wexists", "ctx.warp", "tok.kind"]
-        M2.writes.append("emit")
+        M2.gated(a, lin(done, total, {run[w]: -1.0 for w in range(warps)}), 1, {a: 1.0}, {emit["END"]: 1.0})
+        # the lanes of each warp at its lowest block (the next EXEC's active mask)
+        atmin = sp.add("atmin", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                       doc="lane l of warp w runs and is at the warp's lowest block (0/1)", stage="writeback")
+        runl, at, ismin = sp["pc.run"], sp["pc.at"], sp["ismin"]
+        for w in range(warps):
+            lowest = {ismin[(w, b)]: -float(b) for b in range(1, self.cfg.rom_blocks)}
+            for l in range(lanes):
+                x = lin({at[(w, l)]: 1.0}, lowest)  # 0 iff the lane is at the lowest block
+                M2.flag_step(a, x, -0.5, {atmin[(w, l)]: 1.0}, runl[(w, l)])
+                M2.flag_step(a, x, 0.5, {atmin[(w, l)]: -1.0}, runl[(w, l)])
+        M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind"]
+        M2.writes += ["emit", "atmin"]
 
         M3 = self.L[E + 3]
         nextsel = sp.add("nextsel", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
@@ -277,25 +363,40 @@ class WritebackBuilder:
             head.values.append(vh)
         return head
 
-    def _pc_file(self) -> KeyHead:
-        """Each warp's next block: ``EXEC.b.w`` writes warp w's value head (row 0) with the
-        terminator of block b (jump t, or exit); every token reads all warps. A warp never run
-        reads all-zero, i.e. block 0."""
+    def _pc_file(self) -> list[KeyHead]:
+        """Each lane's next block (or exit): one value head per (warp, lane) in row 0, written
+        where ``pcw`` says (the step's active lanes at ``EXEC``, a present lane's ``K`` record in
+        the prompt) with ``newpc``; every token reads all of them. A lane never written (absent)
+        reads all-zero: it never runs."""
         sp, a = self.sp, self.a
-        kind, xw, term = sp["tok.kind"], sp["exec.warp"], sp["term"]
-        warps, blocks = self.cfg.max_warps, self.cfg.rom_blocks
-        pc = sp.add("pc", [(w, t) for w in range(warps) for t in list(range(blocks)) + ["exit"]], kind="scalar",
-                    doc="the block warp w runs next, or exit (0/1; all 0: block 0, not started)",
-                    stage="writeback")
-        head = KeyHead(name="pcs", q={0: (0, {a: GAIN / 2})}, k={0: (0, and_form({kind["EXEC"]: 1.0}, a))})
-        for w in range(warps):
-            vh = ValueHead(name=f"pcs.{w}", nnz=1, beta=and_form({kind["EXEC"]: 1.0, xw[w]: 1.0}, a))
-            for col, t in enumerate(list(range(blocks)) + ["exit"]):
-                vh.v[col] = (0, and_form({term[t if t == "exit" else ("jump", t)]: 1.0}, a))
-                vh.z[col] = {a: GAIN / 2}
-                vh.out[col] = {pc[(w, t)]: 1.0}
-            head.values.append(vh)
-        return head
+        warps, blocks, lanes = self.cfg.max_warps, self.cfg.rom_blocks, self.lanes
+        targets = list(range(blocks)) + ["exit"]
+        newpc, pcw = sp["newpc"], sp["pcw"]
+        # the read-out goes straight into the sums the scheduler needs (the out projection is
+        # linear), not one channel per (warp, lane, block)
+        runl = sp.add("pc.run", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                      doc="lane l of warp w is at a block: not exited, holds a thread (0/1)", stage="writeback")
+        at = sp.add("pc.at", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                    doc="the block lane l of warp w runs next (0..31; 0 when not running)", stage="writeback")
+        low = sp.add("pc.low", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
+                     doc="Σ_l [lane l of warp w at b] − 5·Σ_l [lane l below b]: ≥ 1 iff b is the warp's lowest "
+                     "block", stage="writeback")
+        heads: list[KeyHead] = []
+        per = 8  # value heads per key head
+        entries = [(w, l) for w in range(warps) for l in range(lanes)]
+        for h in range(0, len(entries), per):
+            head = KeyHead(name=f"pcs.{h // per}", q={0: (0, {a: GAIN / 2})}, k={0: (0, {a: GAIN / 2})})
+            for w, l in entries[h:h + per]:
+                vh = ValueHead(name=f"pcs.{w}.{l}", nnz=1, beta=and_form({pcw[(w, l)]: 1.0}, a))
+                for col, t in enumerate(targets):
+                    vh.v[col] = (0, and_form({newpc[(l, t)]: 1.0}, a))
+                    vh.z[col] = {a: GAIN / 2}
+                    vh.out[col] = {} if t == "exit" else {
+                        runl[(w, l)]: 1.0, at[(w, l)]: float(t), low[(w, t)]: 1.0,
+                        **{low[(w, b)]: -5.0 for b in range(t + 1, blocks)}}
+                head.values.append(vh)
+            heads.append(head)
+        return heads
 
     # --- E+4 mixer: staging ---------------------------------------------------------------------
     def staging(self) -> None:
@@ -375,15 +476,16 @@ class WritebackBuilder:
                 L.step(a, x, (v + 1) * step - 0.5, {ch: -1.0})
 
     def _done(self) -> Lin:
-        """1 when the current token ends a record (EXEC, S, B3, P): the next token starts a new one."""
+        """1 when the current token ends a record (EXEC, S, B3, P) or the prompt (GO): the next token
+        starts a new one."""
         sp = self.sp
-        return {sp["tok.kind"]["EXEC"]: 1.0, sp["tok.kind"]["S"]: 1.0, sp["tok.kind"]["P"]: 1.0,
+        return {sp["tok.kind"]["EXEC"]: 1.0, sp["tok.kind"]["S"]: 1.0, sp["tok.kind"]["P"]: 1.0, sp["tok.kind"]["GO"]: 1.0,
                 **{sp["b3"][(0, v)]: 1.0 for v in (0, 1)}}
 
     # --- LM head ------------------------------------------------------------------------------
     def unembed(self, vocab: Vocab) -> dict[int, Lin]:
         sp, a = self.sp, self.a
-        emit, nib, kind, xw = sp["emit"], sp["emit.nib"], sp["tok.kind"], sp["ctx.warp"]
+        emit, nib, kind = sp["emit"], sp["emit.nib"], sp["tok.kind"]
         rows: dict[int, Lin] = {}
 
         def score(parts: list[Lin]) -> Lin:
@@ -400,16 +502,12 @@ class WritebackBuilder:
             if kind_ == "R":
                 l, r = map(int, rest.split("."))
                 rows[t] = score([{emit[("R", (l, r))]: 1.0}])
-            elif kind_ == "EXEC":
-                b, wp = map(int, rest.split("."))
-                pc = sp["pc"]
-                if b == 0:  # a warp never run is at block 0: its pc entries are all 0
-                    at = lin({a: 1.0}, {pc[(wp, u)]: -1.0 for u in list(range(self.cfg.rom_blocks)) + ["exit"]})
-                else:
-                    at = {pc[(wp, b)]: 1.0}
-                rows[t] = score([{emit[("NEXT", wp)]: 1.0}, at])
-                if (b, wp) == (0, 0):  # GO starts the launch: warp 0 runs block 0 first
-                    rows[t] = lin(rows[t], {kind["GO"]: 2 * SCORE})
+            elif kind_ == "EXEC":  # the next warp, its lowest block, and exactly the lanes at that block
+                b, wp, m = map(int, rest.split("."))
+                atmin, ismin = sp["atmin"], sp["ismin"]
+                lanes_at = [{atmin[(wp, l)]: 1.0} if (m >> l) & 1 else {a: 1.0, atmin[(wp, l)]: -1.0}
+                            for l in range(self.lanes)]
+                rows[t] = score([{emit[("NEXT", wp)]: 1.0}, {ismin[(wp, b)]: 1.0}, *lanes_at])
             elif kind_ == "M" and rest.count(".") == 2:
                 wd, l, k = map(int, rest.split("."))
                 rows[t] = score([{emit[("M", (k, l))]: 1.0}, {digits[("q", wd % 4)]: 1.0},
