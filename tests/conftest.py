@@ -39,3 +39,16 @@ def cfg3_model():
 
     spec = build_spec(CFG3)
     return spec, build_model(spec, torch.float32)
+
+
+@pytest.fixture(scope="session")
+def ckpt3(tmp_path_factory):
+    """A checkpoint directory of the 3-instructions-per-block machine, written once per test
+    session for every test that loads a model from disk (the model backend, the debugger).
+    It is 5 GB: deleted at the end of the session (pytest keeps old temporary folders)."""
+    from circuit_programs import CFG3
+    from compiler.circuit.build import build_checkpoint
+
+    out = build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3)
+    yield out
+    shutil.rmtree(out, ignore_errors=True)

@@ -12,7 +12,6 @@ import sys
 import pytest
 import torch
 
-from compiler.circuit.build import build_checkpoint
 from compiler.circuit.protocol import prompt_tokens, trace_tokens
 from engine.interpreter import Interpreter
 from engine.launch import build_launch
@@ -27,13 +26,8 @@ ARGS = {"a": "5,-3,1000,2147483647", "b": "2,7,-8,-1", "k": "100"}
 
 
 @pytest.fixture(scope="module")
-def ckpt(tmp_path_factory):
-    """The checkpoint (5 GB) is deleted after the module: pytest keeps old temporary folders."""
-    import shutil
-
-    out = build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3)
-    yield out
-    shutil.rmtree(out, ignore_errors=True)
+def ckpt(ckpt3):
+    return ckpt3
 
 
 def _expected(block=4):
