@@ -33,8 +33,8 @@ def program(blocks: list[list], params: list[tuple[str, bool]]) -> Program:
     return Program("p", blks, [ParamInfo(n, "int*" if ptr else "int", ptr, False) for n, ptr in params], 0, 15, 4)
 
 
-def check_program(model, prog: Program, args: dict, block: int = 4) -> list:
-    launch = build_launch(prog, 1, block, args, CFG3)
+def check_program(model, prog: Program, args: dict, block: int = 4, grid: int = 1) -> list:
+    launch = build_launch(prog, grid, block, args, CFG3)
     res = Interpreter(prog, launch, CFG3).run()
     prompt = prompt_tokens(prog, launch, CFG3)
     toks = prompt + trace_tokens(res.trace)

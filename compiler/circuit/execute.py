@@ -38,17 +38,24 @@ from compiler.circuit.protocol import (
 from compiler.circuit.guards import MERGE_DEPTH, GuardBuilder
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
+from compiler.circuit.tokens import const_row
 from compiler.circuit.words import (
     REG_ROWS, and_form, constants_file, memory_file, predicate_file, register_file, value_group, word_keys,
 )
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
 MINMAX = ("min.s", "min.u", "max.s", "max.u")
+LOADS = ("ld.global", "ld.shared", "ld.local")
+STORES = ("st.global", "st.shared", "st.local")
 PRED_LOGIC = ("and.pred", "or.pred", "xor.pred", "not.pred", "mov.pred")
 OPS = ("mov", "add", "sub", *MUL_OPS, "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP, *PRED_LOGIC,
        *MINMAX, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
-       "sreg.laneid", "ld.global", "st.global")
+       "sreg.laneid", *LOADS, *STORES)
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
+DERIVED = {"add-like": ("add", *LOADS, *STORES), "sub-like": ("sub", *SETP, *MINMAX),
+           "signed": (*SETP[:6], "min.s", "max.s"), "load": LOADS, "store": STORES,
+           "shared": ("ld.shared", "st.shared"), "local": ("ld.local", "st.local")}
+"""Flags set for a group of opcodes (at most one opcode per slot, so each is 0/1)."""
 PERIOD = 5
 OPERANDS = "abc"
 
@@ -75,7 +82,7 @@ class Schedule:
 
 def const_rows(warps: int) -> dict[int, int]:
     """Constants file rows (identity: K tokens address rows, see tokens.const_row)."""
-    return {r: r for r in range(11 + 3 * warps)}
+    return {r: r for r in range(11 + 5 * warps)}
 
 
 def bits_name(s: int) -> str:
@@ -140,17 +147,15 @@ class SlotBuilder:
     def decode(self, s: int) -> None:
         sp, a = self.sp, self.a
         L = self.L[self.sched.fetch(s) + 1]
-        ops = sp.add(f"op.{s}", OPS + ("add-like", "sub-like", "signed"), kind="scalar",
+        ops = sp.add(f"op.{s}", OPS + tuple(DERIVED), kind="scalar",
                      doc=f"slot {s}: opcode flags (0/1); add-like = add, ld or st (the adder computes a + b); "
-                     "sub-like = sub or setp (a - b); signed = a signed setp", stage="decode")
+                     "sub-like = sub, setp, min, max (a - b); signed = a signed compare; load, store, shared, "
+                     "local = any ld, any st, a shared / local window access", stage="decode")
         for name in OPS:
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[name]: 1.0})
-        for name in ("add", "ld.global", "st.global"):
-            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["add-like"]: 1.0})
-        for name in ("sub", *SETP, *MINMAX):
-            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["sub-like"]: 1.0})
-        for name in (*SETP[:6], "min.s", "max.s"):
-            L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops["signed"]: 1.0})
+        for flag, names in DERIVED.items():
+            for name in names:
+                L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[flag]: 1.0})
         pdst = sp.add(f"pdst.{s}", range(self.cfg.preds), kind="scalar",
                       doc=f"slot {s}: destination predicate (0/1 per predicate)", stage="decode")
         for p in range(self.cfg.preds):
@@ -265,14 +270,9 @@ class SlotBuilder:
                 W.gated(a, {ops["add"]: 1.0, ops["sub"]: 1.0}, 1, {total[(lane, i)]: 1.0}, out)
                 W.gated(a, {ops["mov"]: 1.0}, 1, {A[(lane, i)]: 1.0}, out)
                 # a store's value rides in its result channels to the writeback stage
-                W.gated(a, {ops["st.global"]: 1.0}, 1, {vals["c"][(lane, i)]: 1.0}, out)
-        saddr = sp.add(f"saddr.{s}", [(l, i) for l in range(self.lanes) for i in range(3)], kind="scalar",
-                       doc=f"slot {s}: byte address nibbles 0..2 of its store (for the M record)", stage="execute")
-        for lane in range(self.lanes):
-            for i in range(3):
-                W.gated(a, {ops["st.global"]: 1.0}, 1, {total[(lane, i)]: 1.0}, {saddr[(lane, i)]: 1.0})
+                W.gated(a, {ops["store"]: 1.0}, 1, {vals["c"][(lane, i)]: 1.0}, out)
         W.reads += ["sum", vals["a"].name, vals["c"].name, f"op.{s}"]
-        W.writes += [f"r.{s}", f"saddr.{s}"]
+        W.writes += [f"r.{s}"]
 
     # --- predicates: setp, selp, predicate logic -----------------------------------------------
     def predicates(self, s: int, B: int, vals: dict, total, cmp) -> None:
@@ -370,18 +370,47 @@ class SlotBuilder:
 
     # --- memory -------------------------------------------------------------------------------
     def memory(self, s: int) -> None:
-        """Word address of ld/st → per-lane one-hot digits, then the read of a ``ld``."""
+        """The flat word of a ld/st → per-lane one-hot digits, then the read of a load.
+
+        Memory is one flat file of words. A shared (local) access adds the byte address of its
+        CTA's (thread's) window, a launch constant (``sbase``/``lbase``), to the window address
+        ``a + b`` from the adder. Only nibbles 0..2 of the sum matter (words < 128): nibble 0 can
+        carry (``mb.c``, ``B + 3``), nibbles 1..2 are one integer ``Y`` (``B + 4``), so the word
+        ``q + 4·Y`` (``q`` = the sum's nibble 0 div 4) is two one-hots and the memory query an AND
+        of two digits — bounded sums, exact in bfloat16 too."""
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        total = sp["sum"]
+        total, ops = sp["sum"], sp[f"op.{s}"]
+        lanes = range(self.lanes)
+        vals = self.operand_groups(s)
+        # B + 3 mixer: the window's base (the mixer is free there); its MLP: the carry out of nibble 0
+        base = sp.shared("mb", [(l, i) for l in lanes for i in range(8)], kind="scalar",
+                         doc="byte address of the shared/local window of a ld/st (bank)", stage="execute")
+        carry = sp.shared("mb.c", lanes, kind="scalar", doc="window base + address: carry out of nibble 0 "
+                          "(bank)", stage="execute")
+        xw, warps = sp["ctx.warp"], self.cfg.max_warps
+        q = {}
+        for w in range(warps):
+            q[const_row(f"sbase.{w}", warps)] = (0, and_form({ops["shared"]: 1.0, xw[w]: 1.0}, a))
+            q[const_row(f"lbase.{w}", warps)] = (0, and_form({ops["local"]: 1.0, xw[w]: 1.0}, a))
+        C = self.L[B + 3]
+        C.heads.append(constants_file(sp, f"mbase.{s}", const_rows(warps), self.lanes, q, base))
+        g = sp["add.g"]
+        for lane in lanes:  # nibble 0 of a + b is a0 + b0 − 16·g0 (an add: no carry in)
+            x = {vals["a"][(lane, 0)]: 1.0, vals["b"][(lane, 0)]: 1.0, g[(lane, 0)]: -16.0, base[(lane, 0)]: 1.0}
+            C.flag_step(a, x, 15.5, {carry[lane]: 1.0}, {ops["shared"]: 1.0, ops["local"]: 1.0})
+        C.reads += [f"op.{s}", "ctx.warp", vals["a"].name, vals["b"].name, "add.g"]
+        C.writes += ["mb", "mb.c"]
+        # B + 4: the word as two one-hots, q (word mod 4) and Y (word div 4)
         W = self.L[B + 4]
-        digits = sp.shared("word", [(lane, d, v) for lane in range(self.lanes)
-                                    for d, n in (("q", 4), ("n1", 16), ("n2", 2)) for v in range(n)],
-                           kind="onehot", doc="word address of a ld/st = q + 4·n1 + 64·n2 (q = nibble 0 div 4; bank)",
-                           stage="execute")
-        for lane in range(self.lanes):
-            n0, n1, n2 = ({total[(lane, i)]: 1.0} for i in range(3))
-            for d, x, n, step in (("q", n0, 4, 4), ("n1", n1, 16, 1), ("n2", n2, 2, 1)):
+        digits = sp.shared("word", [(lane, d, v) for lane in lanes for d, n in (("q", 4), ("Y", 32))
+                                    for v in range(n)], kind="onehot",
+                           doc="flat word of a ld/st = q + 4·Y (window base added; bank)", stage="execute")
+        for lane in lanes:
+            x_q = {total[(lane, 0)]: 1.0, base[(lane, 0)]: 1.0, carry[lane]: -16.0}
+            x_y = {total[(lane, 1)]: 1.0, total[(lane, 2)]: 16.0, base[(lane, 1)]: 1.0, base[(lane, 2)]: 16.0,
+                   carry[lane]: 1.0}
+            for d, x, n, step in (("q", x_q, 4, 4), ("Y", x_y, 32, 1)):
                 for v in range(n):  # one-hot v: [x >= v·step] − [x >= (v+1)·step]
                     if v > 0:
                         W.step(a, x, v * step - 0.5, {digits[(lane, d, v)]: 1.0})
@@ -389,27 +418,38 @@ class SlotBuilder:
                         W.neuron({a: GAIN / 2}, {a: 1.0}, {digits[(lane, d, 0)]: 2.0 / GAIN})
                     if v < n - 1:
                         W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
-        # the slot's operand, adder and sum banks are free again
-        vals = self.operand_groups(s)
+        # the slot's operand, adder, sum and window banks are free again
         # (banks whose last reader is an earlier layer are cleared there: the MLP widths stay even)
         self.L[B + 2].clear(a, sp["shift.b0"].indices)
-        for g in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
-            self.L[B + 3].clear(a, g.indices)
-        for g in (*vals.values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
-                  sp["cmp"], sp["cmp.C"], sp["Pv"]):
-            W.clear(a, g.indices)
+        for grp in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
+            self.L[B + 3].clear(a, grp.indices)
+        for grp in (*vals.values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
+                    sp["cmp"], sp["cmp.C"], sp["Pv"], base, carry):
+            W.clear(a, grp.indices)
+        W.reads += ["sum", "mb", "mb.c"]
         W.writes.append("word")
+        # B + 5: the read of a load (one memory key head per lane); the flat byte address of a store
+        # for its M record (nibbles 0..2: 4·q, Y mod 16, Y div 16)
         R = self.L[B + 5]
-        ops = sp[f"op.{s}"]
-        for lane in range(self.lanes):
+        for lane in lanes:
             q = {}
             for w in range(self.cfg.mem_words):
-                q[w] = (0, and_form({digits[(lane, "q", w % 4)]: 1.0, digits[(lane, "n1", (w // 4) % 16)]: 1.0,
-                                     digits[(lane, "n2", w // 64)]: 1.0, ops["ld.global"]: 1.0}, a))
+                form = {digits[(lane, "q", w % 4)]: GAIN, digits[(lane, "Y", w // 4)]: GAIN, ops["load"]: GAIN}
+                q[w] = (0, lin(form, (a, -2.5 * GAIN)))
             R.heads.append(memory_file(sp, f"mem.{s}.{lane}", self.cfg.mem_words, q, self.results[s], lane))
+        saddr = sp.add(f"saddr.{s}", [(l, i) for l in lanes for i in range(3)], kind="scalar",
+                       doc=f"slot {s}: flat byte address nibbles 0..2 of its store (for the M record)",
+                       stage="execute")
+        for lane in lanes:
+            for d, n in (("q", 4), ("Y", 32)):
+                for v in range(n):
+                    out = ({saddr[(lane, 0)]: 4.0 * v} if d == "q" else
+                           {saddr[(lane, 1)]: float(v % 16), saddr[(lane, 2)]: float(v // 16)})
+                    if any(out.values()):
+                        R.gated(a, {digits[(lane, d, v)]: 1.0, ops["store"]: 1.0}, 2, {a: 1.0}, out)
         R.clear(a, digits.indices)
         R.reads += ["word", f"op.{s}"]
-        R.writes.append(f"r.{s}")
+        R.writes += [f"r.{s}", f"saddr.{s}"]
 
 
 def _imm_equals(space: Space, s: int, k: int) -> Lin:

@@ -166,8 +166,8 @@ class GuardBuilder:
         P5 = self.L[B + 5]
         dst, pdst, ops = sp[f"dst.{s}"], sp[f"pdst.{s}"], sp[f"op.{s}"]
         pres = self.b.pred_results[s]
-        st = ops["st.global"]
-        before = {sp[f"op.{t}"]["st.global"]: 1.0 for t in range(s)}
+        st = ops["store"]
+        before = {sp[f"op.{t}"]["store"]: 1.0 for t in range(s)}
         for lane in range(lanes):
             for r in range(1, self.cfg.regs):
                 P5.gated(a, {dst[r]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.wrote[(lane, r)]: 1.0})

@@ -128,13 +128,18 @@ class Vocab:
 
 
 def constant_names(cfg: MachineConfig = DEFAULT, params: int = 8) -> list[str]:
-    """Launch constants, in K-record order: what ``param`` and ``sreg`` read, and which lanes of
-    each warp hold a thread (``present``, 1 or 0), and which warps exist (``warp``)."""
+    """Launch constants, in K-record order: what ``param`` and ``sreg`` read, which lanes of
+    each warp hold a thread (``present``, 1 or 0), which warps exist (``warp``), and where the
+    shared and local windows start (``sbase``, ``lbase``: byte addresses in the flat memory)."""
     names = [f"param{i}" for i in range(params)] + ["ntid", "nctaid"]
     names += [f"tid.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
     names += [f"ctaid.{w}" for w in range(cfg.max_warps)]
     names += [f"present.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
     names += [f"warp.{w}" for w in range(cfg.max_warps)]
+    # byte address of each warp's CTA's shared window and of each thread's local window
+    # (0 when the kernel has none): ld/st.shared and ld/st.local add it to the window address
+    names += [f"sbase.{w}" for w in range(cfg.max_warps)]
+    names += [f"lbase.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
     return names
 
 
@@ -282,7 +287,12 @@ def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[in
     for i, v in enumerate(launch.param_values):
         vals[f"param{i}"] = v
     vals["ntid"], vals["nctaid"] = launch.block, launch.grid
-    for t in launch.threads:
+    layout = launch.layout
+    for k, t in enumerate(launch.threads):
+        if program.shared_words:
+            vals[f"sbase.{t.warp}"] = 4 * layout.shared_base[t.cta]
+        if program.local_words:
+            vals[f"lbase.{t.warp}.{t.lane}"] = 4 * (layout.local_base + k * layout.local_words)
         vals[f"tid.{t.warp}.{t.lane}"] = t.tid
         vals[f"ctaid.{t.warp}"] = t.cta
         vals[f"present.{t.warp}.{t.lane}"] = 1

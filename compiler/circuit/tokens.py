@@ -24,7 +24,8 @@ CONSTANTS = constant_names()
 def const_row(name: str, warps: int = 4) -> int:
     """Row of a launch constant in the constants file (lanes are value heads of the row):
     params 0..7, ntid 8, nctaid 9, then per warp w: tid 10+w, ctaid 10+warps+w,
-    present 10+2·warps+w; which warps exist: row 10+3·warps (warp w in value head w)."""
+    present 10+2·warps+w; which warps exist: row 10+3·warps (warp w in value head w); then per
+    warp w: sbase 11+3·warps+w, lbase 11+4·warps+w."""
     if name.startswith("param"):
         return int(name[5:])
     if name in ("ntid", "nctaid"):
@@ -32,6 +33,8 @@ def const_row(name: str, warps: int = 4) -> int:
     kind, w = name.split(".")[:2]
     if kind == "warp":  # one row; the warp is the "lane" (value head) of the row
         return 10 + 3 * warps
+    if kind in ("sbase", "lbase"):
+        return 11 + int(w) + warps * {"sbase": 3, "lbase": 4}[kind]
     return 10 + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
 
 
@@ -103,7 +106,7 @@ def embedding(space: Space, word: str) -> Lin:
             addr(int(parts[0]))
     elif kind == "K":  # the constants file row; per-lane constants (tid.w.l) also name their lane
         name = CONSTANTS[int(parts[0])]
-        per_lane = name.startswith(("tid.", "present."))
+        per_lane = name.startswith(("tid.", "present.", "lbase."))
         lane = int(name.split(".")[2]) if per_lane else (int(name.split(".")[1]) if name.startswith("warp.") else NONE)
         addr(const_row(name), lane=lane)
     elif kind == "F":

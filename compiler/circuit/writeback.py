@@ -208,8 +208,8 @@ class WritebackBuilder:
             for r in range(1, self.cfg.regs):
                 M0.gated(a, {dst[r]: 1.0, lkind["R"]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                          {eqcur[s]: 1.0})
-            st = sp[f"op.{s}"]["st.global"]
-            before = {sp[f"op.{t}"]["st.global"]: 1.0 for t in range(s)}
+            st = sp[f"op.{s}"]["store"]
+            before = {sp[f"op.{t}"]["store"]: 1.0 for t in range(s)}
             M0.gated(a, lin({st: 1.0}, {c: -w for c, w in before.items()}), 1, {a: 1.0}, {sk[(0, s)]: 1.0})
             if stores > 1:  # the second store: a store with exactly one store before it (2·st + before
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
