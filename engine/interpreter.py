@@ -56,7 +56,13 @@ class ExecEvent:
     mem_reads: list[int] = field(default_factory=list)
     next_pcs: dict[int, int | None] = field(default_factory=dict)
     """lane -> PC after the block (None: the lane exited)."""
-    barrier_release: bool = False
+    released: list[tuple[int, int]] = field(default_factory=list)
+    """Barrier releases right after this step: (CTA, how many times that CTA has been released,
+    counted from 1), CTAs in ascending order."""
+
+    @property
+    def barrier_release(self) -> bool:
+        return bool(self.released)
 
     def to_json(self) -> dict:
         return {
@@ -115,6 +121,8 @@ class Interpreter:
         self.thread_index = {(t.warp, t.lane): k for k, t in enumerate(launch.threads)}
         self.trace: list[ExecEvent] = []
         self.last_warp = -1
+        self.releases: dict[int, int] = {}
+        """CTA -> barrier releases so far."""
         self.instr_counts: dict[str, int] = {}
 
     # --- scheduling ---------------------------------------------------------------------------
@@ -163,13 +171,14 @@ class Interpreter:
         return Result(self.trace, list(self.memory), arrays)
 
     def _release_barriers(self, ev: ExecEvent) -> None:
-        for cta in {w.cta for w in self.warps}:
+        for cta in sorted({w.cta for w in self.warps}):
             members = [w for w in self.warps if w.cta == cta]
             states = [s for w in members for s in w.status if s not in (ABSENT, EXITED)]
             if states and all(s == WAITING for s in states):
                 for w in members:
                     w.status = [RUNNING if s == WAITING else s for s in w.status]
-                ev.barrier_release = True
+                self.releases[cta] = self.releases.get(cta, 0) + 1
+                ev.released.append((cta, self.releases[cta]))
 
     def _terminate(self, block: Block, w: WarpState, lanes: list[int], ev: ExecEvent) -> None:
         t = block.term

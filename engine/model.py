@@ -201,6 +201,27 @@ class ModelRun:
                 out[(w, l)] = _onehot(S[loc["head"] * m + j, 0, :len(targets)], targets)
         return out
 
+    def waiting(self) -> dict[tuple[int, int], Word]:
+        """(warp, lane) -> Word whose value is 1 when the lane waits at a barrier. Decoded from the
+        tag file (per lane: no tag, or the release parity it waits for; a one-hot) and the parity
+        file (per warp: its CTA's release parity, a one-hot pair; 0 before the first release): a
+        lane waits while its tag differs from its warp's parity (compiler/circuit/barriers.py)."""
+        cfg = self.gpu.machine
+        m = self.gpu.layout["state"]["heads_per_key"]
+        loc = self.gpu.layout["state"]["parity"]
+        S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+        parity = {w: _onehot(S[loc["head"] * m + w, 0, :2], [1, 0]) for w in range(cfg.max_warps)}
+        entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
+        out = {}
+        for k, loc in enumerate(self.gpu.layout["state"]["tags"]):
+            S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+            for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
+                tag = _onehot(S[loc["head"] * m + j, 0, :3], [-1, 0, 1])  # -1: no tag
+                r = parity[w]
+                waits = tag.written and tag.value >= 0 and tag.value != r.value
+                out[(w, l)] = Word(int(waits), min(tag.margin, r.margin), tag.written)
+        return out
+
     def memory(self) -> list[Word]:
         """Every memory word, from the memory copy read by slot 0 of lane 0."""
         S, base = self._rows("memory")

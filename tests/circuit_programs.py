@@ -34,7 +34,21 @@ def program(blocks: list[list], params: list[tuple[str, bool]]) -> Program:
 
 
 def check_program(model, prog: Program, args: dict, block: int = 4, grid: int = 1) -> list:
-    launch = build_launch(prog, grid, block, args, CFG3)
+    return check_launch(model, prog, build_launch(prog, grid, block, args, CFG3))
+
+
+def compile_launch(path, cfg=CFG3):
+    """(program, launch) of a CUDA file with a '// qgpu:' header, for the given machine."""
+    from compiler.kernel_compiler import compile_file
+    from engine.launch import parse_assignments, read_header
+
+    hdr = read_header(path)
+    prog = compile_file(path, hdr.kernel, cfg)
+    return prog, build_launch(prog, hdr.grid, hdr.block, parse_assignments(hdr.args), cfg)
+
+
+def check_launch(model, prog: Program, launch) -> list:
+    """Teacher forcing of a whole launch (as check_program): the positions the model gets wrong."""
     res = Interpreter(prog, launch, CFG3).run()
     prompt = prompt_tokens(prog, launch, CFG3)
     toks = prompt + trace_tokens(res.trace)

@@ -62,6 +62,9 @@ def state_map(spec, sched) -> dict:
             "rom": rom,
             "pcs": [find(sched.end, name) for name in sorted(h.name for h in spec.layers[sched.end].heads
                                                              if h.name.startswith("pcs."))],
+            "tags": [find(sched.end - 1, name) for name in sorted(h.name for h in spec.layers[sched.end - 1].heads
+                                                                  if h.name.startswith("tags."))],
+            "parity": find(sched.end - 2, "barR"),
             "heads_per_key": spec.heads_per_key}
 
 

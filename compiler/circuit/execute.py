@@ -82,7 +82,7 @@ class Schedule:
 
 def const_rows(warps: int) -> dict[int, int]:
     """Constants file rows (identity: K tokens address rows, see tokens.const_row)."""
-    return {r: r for r in range(11 + 5 * warps)}
+    return {r: r for r in range(11 + 6 * warps)}
 
 
 def bits_name(s: int) -> str:

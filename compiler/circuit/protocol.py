@@ -20,7 +20,8 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
   warp w in one forward pass, in the lanes of the active mask m: bit l = lane l, 1..15),
   the records of that step's register, predicate and memory
   writes (lanes in order, registers ascending, then predicates, then memory writes in
-  program order), and finally ``END``.
+  program order), ``BAR.c.p`` when the step released CTA c's barrier (p: the release count's
+  parity), and finally ``END``.
 
 Every record starts with an *address* token (``I``, ``R``, ``M``, ``K``) followed by payload
 tokens. The circuit latches the last address in a state row of its first layer, so the
@@ -101,6 +102,7 @@ class Vocab:
         w = list(SPECIALS)
         w += [f"EXEC.{b}.{wp}.{m}" for b in range(c.rom_blocks) for wp in range(c.max_warps)
               for m in range(1, 1 << c.lanes)]
+        w += [f"BAR.{cta}.{p}" for cta in range(c.max_warps) for p in (0, 1)]
         w += [f"R.{l}.{r}" for l in range(c.lanes) for r in range(1, c.regs)]
         w += [f"P.{l}.{p}.{v}" for l in range(c.lanes) for p in range(c.preds) for v in (0, 1)]
         w += [f"M.{a}" for a in range(c.mem_words)]
@@ -140,6 +142,8 @@ def constant_names(cfg: MachineConfig = DEFAULT, params: int = 8) -> list[str]:
     # (0 when the kernel has none): ld/st.shared and ld/st.local add it to the window address
     names += [f"sbase.{w}" for w in range(cfg.max_warps)]
     names += [f"lbase.{w}.{l}" for w in range(cfg.max_warps) for l in range(cfg.lanes)]
+    # the CTA of each warp, as 1 << ctaid (never 0, so every existing warp sends it)
+    names += [f"cta.{w}" for w in range(cfg.max_warps)]
     return names
 
 
@@ -294,6 +298,7 @@ def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[in
         if program.local_words:
             vals[f"lbase.{t.warp}.{t.lane}"] = 4 * (layout.local_base + k * layout.local_words)
         vals[f"tid.{t.warp}.{t.lane}"] = t.tid
+        vals[f"cta.{t.warp}"] = 1 << t.cta
         vals[f"ctaid.{t.warp}"] = t.cta
         vals[f"present.{t.warp}.{t.lane}"] = 1
         vals[f"warp.{t.warp}"] = 1
@@ -311,7 +316,14 @@ def step_tokens(ev) -> list[str]:
             toks.append(f"P.{lane}.{p}.{int(v)}")
     for (word, v), (k, lane) in zip(ev.mem_writes, ev.mem_write_src):
         toks += [f"M.{word}.{lane}.{k}"] + value_tokens(v)
+    toks += [bar_token(cta, n) for cta, n in ev.released]
     return toks
+
+
+def bar_token(cta: int, n: int) -> str:
+    """The release of CTA ``cta``'s barrier for the n-th time (from 1): ``BAR.cta.parity``. The
+    parity tells the circuit which arrivals it releases (docs/circuit.md, "Barriers")."""
+    return f"BAR.{cta}.{n % 2}"
 
 
 def trace_tokens(events) -> list[str]:
@@ -333,6 +345,12 @@ class Step:
     regs: dict[int, dict[int, int]]
     preds: dict[int, dict[int, int]]
     mem: list[tuple[int, int]]
+    released: list[tuple[int, int]] = None  # type: ignore[assignment]
+    """(CTA, parity) of each barrier release after the step."""
+
+    def __post_init__(self) -> None:
+        if self.released is None:
+            self.released = []
 
 
 class TraceError(ValueError):
@@ -383,6 +401,10 @@ def parse_trace(tokens: list[str]) -> tuple[list[Step], bool]:
             word = int(rest.split(".")[0])
             v, i = value(i + 1)
             cur.mem.append((word, v))
+        elif kind == "BAR":
+            cta, parity = map(int, rest.split("."))
+            cur.released.append((cta, parity))
+            i += 1
         else:
             raise TraceError(f"token {i}: {t} cannot appear in a launch trace")
     return steps, False

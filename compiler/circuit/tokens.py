@@ -15,7 +15,7 @@ from compiler.circuit.layers import BALLAST_CHANNELS, Lin
 from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, constant_names
 from compiler.circuit.space import Space
 
-KINDS = ("special", "GO", "END", "EXEC", "I", "F", "R", "P", "M", "K", "S", "B")
+KINDS = ("special", "GO", "END", "EXEC", "BAR", "I", "F", "R", "P", "M", "K", "S", "B")
 ADDR_KINDS = ("I", "R", "M", "K")
 NONE = "-"
 CONSTANTS = constant_names()
@@ -25,7 +25,7 @@ def const_row(name: str, warps: int = 4) -> int:
     """Row of a launch constant in the constants file (lanes are value heads of the row):
     params 0..7, ntid 8, nctaid 9, then per warp w: tid 10+w, ctaid 10+warps+w,
     present 10+2·warps+w; which warps exist: row 10+3·warps (warp w in value head w); then per
-    warp w: sbase 11+3·warps+w, lbase 11+4·warps+w."""
+    warp w: sbase 11+3·warps+w, lbase 11+4·warps+w, cta 11+5·warps+w."""
     if name.startswith("param"):
         return int(name[5:])
     if name in ("ntid", "nctaid"):
@@ -33,8 +33,8 @@ def const_row(name: str, warps: int = 4) -> int:
     kind, w = name.split(".")[:2]
     if kind == "warp":  # one row; the warp is the "lane" (value head) of the row
         return 10 + 3 * warps
-    if kind in ("sbase", "lbase"):
-        return 11 + int(w) + warps * {"sbase": 3, "lbase": 4}[kind]
+    if kind in ("sbase", "lbase", "cta"):
+        return 11 + int(w) + warps * {"sbase": 3, "lbase": 4, "cta": 5}[kind]
     return 10 + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
 
 
@@ -67,6 +67,8 @@ def add_token_groups(space: Space, lanes: int) -> None:
     space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
     space.add("exec.lanes", [(l, v) for l in range(lanes) for v in (0, 1)],
               doc="EXEC: lane l is active (its mask bit), a one-hot pair (l, bit)", stage="token")
+    space.add("bar.cta", range(4), doc="BAR: the CTA whose barrier is released", stage="token")
+    space.add("bar.p", (0, 1), doc="BAR: parity of the CTA's release count", stage="token")
 
 
 def embedding(space: Space, word: str) -> Lin:
@@ -119,6 +121,9 @@ def embedding(space: Space, word: str) -> Lin:
     elif kind == "P":  # lane and predicate in the address channels (P records are one token)
         addr(int(parts[1]), lane=int(parts[0]))
         e[space["pval"][int(parts[2])]] = 1.0
+    elif kind == "BAR":
+        e[space["bar.cta"][int(parts[0])]] = 1.0
+        e[space["bar.p"][int(parts[1])]] = 1.0
     elif kind == "EXEC":
         e[space["exec.block"][int(parts[0])]] = 1.0
         e[space["exec.warp"][int(parts[1])]] = 1.0

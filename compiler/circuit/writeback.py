@@ -40,6 +40,7 @@ The terminator slot (jump / branch target, fall-through, exit, guard) is fetched
 
 from __future__ import annotations
 
+from compiler.circuit.barriers import BarrierBuilder
 from compiler.circuit.execute import Schedule, _equals
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
 from compiler.circuit.guards import guard_sources
@@ -71,6 +72,8 @@ class WritebackBuilder:
 
     def build(self) -> None:
         self.terminator()
+        self.barriers = BarrierBuilder(self.sp, self.L, self.cfg, self.sched.end)
+        self.barriers.build()
         self.bookkeeping()
         self.staging()
         self.emit()
@@ -95,10 +98,13 @@ class WritebackBuilder:
                        "(jump / bra target, or exit; 0/1)", stage="decode")
         other = sp.add("term.N", range(blocks), kind="scalar", doc="the terminator's fall-through where its "
                        "guard fails (bra, guarded exit; 0/1)", stage="decode")
-        op = {name: _equals(sp, TERM_SLOT, "op", TERMINATORS.index(name)) for name in ("jump", "branch", "exit")}
+        op = {name: _equals(sp, TERM_SLOT, "op", TERMINATORS.index(name)) for name in ("jump", "branch", "exit", "bar")}
         D.gated(a, op["exit"], 8, {a: 1.0}, {taken["exit"]: 1.0})
+        bar = sp.add("term.bar", range(1), kind="scalar", doc="the terminator is a barrier (bar.sync: its lanes "
+                     "wait at its target; barriers.py)", stage="decode")
+        D.gated(a, op["bar"], 8, {a: 1.0}, {bar[0]: 1.0})
         for t in range(blocks):
-            for name in ("jump", "branch"):
+            for name in ("jump", "branch", "bar"):
                 D.gated(a, lin(op[name], _equals(sp, TERM_SLOT, "a", t)), 16, {a: 1.0}, {taken[t]: 1.0})
             for name in ("branch", "exit"):
                 D.gated(a, lin(op[name], _equals(sp, TERM_SLOT, "b", t)), 16, {a: 1.0}, {other[t]: 1.0})
@@ -112,7 +118,7 @@ class WritebackBuilder:
                 D.gated(a, _equals(sp, TERM_SLOT, "guard", (src << 1) | neg), 8, {a: 1.0},
                         {gsrc[(kind, v)]: 1.0, flags["neg" if neg else "pos"]: 1.0})
         D.reads.append(f"rom.bits.{TERM_SLOT}")
-        D.writes += ["term.T", "term.N", "term.guard", "term.gsrc"]
+        D.writes += ["term.T", "term.N", "term.bar", "term.guard", "term.gsrc"]
         # the guard predicate, per lane: the predicate file (layer 4) or a setp of the block (E - 3)
         G = sp.add("term.G", range(lanes), kind="scalar", doc="the terminator's guard predicate, per lane (0/1)",
                    stage="execute")
@@ -170,6 +176,7 @@ class WritebackBuilder:
         M0 = self.L[E]
         ran = {l: sp["ctx.lanes"][(l, 1)] for l in range(lanes)}  # the step's active lanes
         M0.heads += self._pc_file()
+        self.barriers.per_cta()
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
@@ -225,17 +232,18 @@ class WritebackBuilder:
         cursel = sp.add("cursel", range(slots), kind="scalar",
                         doc="slot s holds the value being sent (register: last writer; memory: the store)",
                         stage="writeback")
+        no_bar = {kind["BAR"]: -10.0}  # a BAR token follows the step's last record: nothing is pending
         for n, (l, r) in enumerate(self.items):
             # after the current record in (lane, register) order, or everything right after EXEC.
             # At EXEC the latch may still hold the last record of the previous step, so "after" is
             # 0, 1 or 2: weights 3 on the conditions that must hold (3 + 3 + after >= 6.5 iff after >= 1)
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
-            M1.step(a, lin({ran[l]: 3.0, written[(l, r)]: 3.0}, after), 6.5, {pending[(l, r)]: 1.0})
+            M1.step(a, lin({ran[l]: 3.0, written[(l, r)]: 3.0}, after, no_bar), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
             # conditions that must all hold, so any positive "after" completes the sum)
             after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0, kind["P"]: 1.0})
-            M1.step(a, lin({ran[l]: 2.0, mwritten[(k, l)]: 2.0}, after), 4.5, {pendm[(k, l)]: 1.0})
+            M1.step(a, lin({ran[l]: 2.0, mwritten[(k, l)]: 2.0}, after, no_bar), 4.5, {pendm[(k, l)]: 1.0})
         pendp = sp.add("pendp", self.pitems, kind="scalar",
                        doc="predicate records of this step not sent yet (0/1)", stage="writeback")
         lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)], kind="scalar",
@@ -245,7 +253,7 @@ class WritebackBuilder:
             # an earlier predicate record
             after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
                                                                    sp["rthenp"][0]: -1.0})
-            M1.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
+            M1.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after, no_bar), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
         for p in range(self.cfg.preds):
             for s in range(slots):
                 later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
@@ -273,7 +281,8 @@ class WritebackBuilder:
         done = self._done()
         emit = sp.add("emit", [("R", i) for i in self.items] + [("P", i) for i in self.pitems]
                       + [("M", i) for i in self.mitems]
-                      + [("NEXT", w) for w in range(self.cfg.max_warps)] + ["END", "S"], kind="scalar",
+                      + [("NEXT", w) for w in range(self.cfg.max_warps)] + ["END", "S"]
+                      + [("BAR", c, p) for c in range(self.cfg.max_warps) for p in (0, 1)], kind="scalar",
                       doc="parts of the next token (0/1)", stage="writeback")
         any_r = {pending[i]: -1.0 for i in self.items}
         any_p = {pendp[i]: -1.0 for i in self.pitems}
@@ -291,15 +300,22 @@ class WritebackBuilder:
         # running lane; at GO the "current" warp is the last, so warp 0 comes first. END when no
         # warp has a running lane
         warps = self.cfg.max_warps
-        xw, run = sp["ctx.warp"], sp["run"]
+        xw, run, rel, ctaR = sp["ctx.warp"], sp["run"], sp["rel"], sp["ctaR"]
+        # a barrier release comes first (the lowest CTA to release), then the next EXEC or END
+        releasing = {rel[c]: -1.0 for c in range(warps)}
+        for c in range(warps):
+            lower = {rel[d]: -1.0 for d in range(c)}
+            M2.gated(a, lin(done, total, {rel[c]: 1.0}, lower, {ctaR[c]: -1.0}), 2, {a: 1.0}, {emit[("BAR", c, 1)]: 1.0})
+            M2.gated(a, lin(done, total, {rel[c]: 1.0}, lower, {ctaR[c]: 1.0}), 3, {a: 1.0}, {emit[("BAR", c, 0)]: 1.0})
         for w in range(warps):
             cur = {xw[w]: 1.0, kind["GO"]: 1.0} if w == warps - 1 else {xw[w]: 1.0}
             for d in range(1, warps + 1):
                 nxt = (w + d) % warps
                 between = {run[(w + e) % warps]: -1.0 for e in range(1, d)}
-                M2.gated(a, lin(done, total, cur, {run[nxt]: 1.0}, between), 3, {a: 1.0},
+                M2.gated(a, lin(done, total, cur, {run[nxt]: 1.0}, between, releasing), 3, {a: 1.0},
                          {emit[("NEXT", nxt)]: 1.0})
-        M2.gated(a, lin(done, total, {run[w]: -1.0 for w in range(warps)}), 1, {a: 1.0}, {emit["END"]: 1.0})
+        M2.gated(a, lin(done, total, {run[w]: -1.0 for w in range(warps)}, releasing), 1, {a: 1.0},
+                 {emit["END"]: 1.0})
         # the lanes of each warp at its lowest block (the next EXEC's active mask)
         atmin = sp.add("atmin", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
                        doc="lane l of warp w runs and is at the warp's lowest block (0/1)", stage="writeback")
@@ -310,7 +326,7 @@ class WritebackBuilder:
                 x = lin({at[(w, l)]: 1.0}, lowest)  # 0 iff the lane is at the lowest block
                 M2.flag_step(a, x, -0.5, {atmin[(w, l)]: 1.0}, runl[(w, l)])
                 M2.flag_step(a, x, 0.5, {atmin[(w, l)]: -1.0}, runl[(w, l)])
-        M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind"]
+        M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind", "rel", "ctaR"]
         M2.writes += ["emit", "atmin"]
 
         M3 = self.L[E + 3]
@@ -371,7 +387,7 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         warps, blocks, lanes = self.cfg.max_warps, self.cfg.rom_blocks, self.lanes
         targets = list(range(blocks)) + ["exit"]
-        newpc, pcw = sp["newpc"], sp["pcw"]
+        newpc, pcw, wait = sp["newpc"], sp["pcw"], sp["wait"]
         # the read-out goes straight into the sums the scheduler needs (the out projection is
         # linear), not one channel per (warp, lane, block)
         runl = sp.add("pc.run", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
@@ -390,7 +406,7 @@ class WritebackBuilder:
                 vh = ValueHead(name=f"pcs.{w}.{l}", nnz=1, beta=and_form({pcw[(w, l)]: 1.0}, a))
                 for col, t in enumerate(targets):
                     vh.v[col] = (0, and_form({newpc[(l, t)]: 1.0}, a))
-                    vh.z[col] = {a: GAIN / 2}
+                    vh.z[col] = {a: GAIN / 2, wait[(w, l)]: -GAIN}  # a waiting lane reads as absent
                     vh.out[col] = {} if t == "exit" else {
                         runl[(w, l)]: 1.0, at[(w, l)]: float(t), low[(w, t)]: 1.0,
                         **{low[(w, b)]: -5.0 for b in range(t + 1, blocks)}}
@@ -480,6 +496,7 @@ class WritebackBuilder:
         starts a new one."""
         sp = self.sp
         return {sp["tok.kind"]["EXEC"]: 1.0, sp["tok.kind"]["S"]: 1.0, sp["tok.kind"]["P"]: 1.0, sp["tok.kind"]["GO"]: 1.0,
+                sp["tok.kind"]["BAR"]: 1.0,
                 **{sp["b3"][(0, v)]: 1.0 for v in (0, 1)}}
 
     # --- LM head ------------------------------------------------------------------------------
@@ -518,6 +535,9 @@ class WritebackBuilder:
                 rows[t] = score([{emit[("P", (l, p))]: 1.0}, {val: 1.0} if v else {a: 1.0, val: -1.0}])
             elif w == "END":
                 rows[t] = score([{emit["END"]: 1.0}])
+            elif kind_ == "BAR":
+                c, p = map(int, rest.split("."))
+                rows[t] = score([{emit[("BAR", c, p)]: 1.0}])
             elif kind_ == "S":
                 rows[t] = score([{emit["S"]: 1.0}, *byte(0, int(rest) & 0xFF)])
             elif kind_ in ("B0", "B1", "B2", "B3"):
