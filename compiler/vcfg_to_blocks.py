@@ -12,7 +12,7 @@ from compiler.cfg import VProgram
 from compiler.errors import CompileError
 from compiler.machine.config import MachineConfig
 from compiler.regalloc import physical, live_after_each, liveness
-from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Instr, Jump, Op, Terminator
+from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Instr, Jump, Op, Reg, Terminator
 
 
 class RomOverflow(CompileError):
@@ -46,20 +46,23 @@ def _fits(chunk: list[Instr], ins: Instr, live_after: set, cfg: MachineConfig) -
     return True
 
 
-MULTIPLIES = (Op.MUL, Op.MULHI_S, Op.MULHI_U)
+LATENT = (Op.MUL, Op.MULHI_S, Op.MULHI_U, Op.SHFL, Op.VOTE)
+"""Ops whose register result the circuit has ready only two slots later (compiler/circuit/alu_mul.py,
+alu_warp.py)."""
 NOP = Instr(Op.MOV, ZERO, (ZERO,))
 """The filler of a latency gap: writes r0, which always reads 0."""
 
 
 def _bubbles(chunk: list[Instr], ins: Instr, cfg: MachineConfig) -> list[Instr]:
-    """The no-ops ``ins`` needs in front of it so that it reads no multiply or guarded result
+    """The no-ops ``ins`` needs in front of it so that it reads no multiply, shuffle or guarded result
     early (``BlockLimits.mul_latency``). A guarded instruction also reads its destination:
     lanes that skip it keep the old value."""
     reads = set(ins.regs_read()) | (set(ins.regs_written()) if ins.guard is not None else set())
     need = 0
     for back in range(1, min(cfg.block.mul_latency, len(chunk) + 1)):
         prev = chunk[-back]
-        if (prev.op in MULTIPLIES or prev.guard is not None) and prev.dst != ZERO and prev.dst in reads:
+        latent = (prev.op in LATENT and isinstance(prev.dst, Reg)) or prev.guard is not None
+        if latent and prev.dst != ZERO and prev.dst in reads:
             need = max(need, cfg.block.mul_latency - back)
     return [dataclasses.replace(NOP, line=ins.line)] * need
 

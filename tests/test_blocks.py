@@ -37,9 +37,10 @@ def test_block_rules(path):
                 from_memory |= set(i.regs_written())
             elif i.guard is None:
                 from_memory -= set(i.regs_written())  # overwritten with a value not from memory
-            for back in range(1, lim.mul_latency):  # no multiply result read before it is ready
+            for back in range(1, lim.mul_latency):  # no multiply or shuffle result read before it is ready
                 earlier = b.instrs[k - back] if k >= back else None
-                if earlier is not None and (earlier.op in (Op.MUL, Op.MULHI_S, Op.MULHI_U) or earlier.guard):
+                if earlier is not None and ((earlier.op in (Op.MUL, Op.MULHI_S, Op.MULHI_U, Op.SHFL, Op.VOTE)
+                                              and isinstance(earlier.dst, Reg)) or earlier.guard):
                     prev = earlier.dst
                     reads = set(i.regs_read()) | (set(i.regs_written()) if i.guard else set())
                     assert prev == Reg(0) or prev not in reads, f"{where}: reads {prev} {back} slot(s) after it"

@@ -31,6 +31,7 @@ from compiler.circuit.alu_add import build_add_sub
 from compiler.circuit.alu_mul import DEPTH as MUL_DEPTH, MUL_OPS, build_mul
 from compiler.circuit.alu_logic import BITCOUNT, LOGIC, build_logic, logic_banks
 from compiler.circuit.alu_shift import SHIFTS, build_shifts, shift_banks
+from compiler.circuit.alu_warp import SHUFFLES, VOTES, WarpOps
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
 from compiler.circuit.protocol import (
     DST_PRED, OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
@@ -50,11 +51,12 @@ STORES = ("st.global", "st.shared", "st.local")
 PRED_LOGIC = ("and.pred", "or.pred", "xor.pred", "not.pred", "mov.pred")
 OPS = ("mov", "add", "sub", *MUL_OPS, "shl", "shr.u", "shr.s", "and", "or", "xor", "not", "popc", "clz", "brev", "selp", *SETP, *PRED_LOGIC,
        *MINMAX, "param", "sreg.tid.x", "sreg.ntid.x", "sreg.ctaid.x", "sreg.nctaid.x",
-       "sreg.laneid", *LOADS, *STORES)
+       "sreg.laneid", *LOADS, *STORES, *VOTES, *SHUFFLES)
 """Opcodes the circuit executes (more arrive with later stages; see docs/circuit.md)."""
 DERIVED = {"add-like": ("add", *LOADS, *STORES), "sub-like": ("sub", *SETP, *MINMAX),
            "signed": (*SETP[:6], "min.s", "max.s"), "load": LOADS, "store": STORES,
-           "shared": ("ld.shared", "st.shared"), "local": ("ld.local", "st.local")}
+           "shared": ("ld.shared", "st.shared"), "local": ("ld.local", "st.local"),
+           "warp": (*VOTES, *SHUFFLES)}
 """Flags set for a group of opcodes (at most one opcode per slot, so each is 0/1)."""
 PERIOD = 5
 OPERANDS = "abc"
@@ -128,6 +130,7 @@ class SlotBuilder:
                                     "execute", lanes=cfg.lanes) for s in range(sched.slots)]
         self.pred_results: list = []
         self.guards = GuardBuilder(self)
+        self.warp_ops = WarpOps(self)
 
     def build(self) -> None:
         for s in range(self.sched.slots):
@@ -136,6 +139,7 @@ class SlotBuilder:
             self.operands(s)
             self.alu(s)
             self.memory(s)
+            self.warp_ops.build(s)
             self.guards.execute(s)
 
     # --- fetch and decode -------------------------------------------------------------------
@@ -160,6 +164,7 @@ class SlotBuilder:
                       doc=f"slot {s}: destination predicate (0/1 per predicate)", stage="decode")
         for p in range(self.cfg.preds):
             L.gated(a, _equals(sp, s, "dst", DST_PRED + p), 8, {a: 1.0}, {pdst[p]: 1.0})
+            L.gated(a, _equals(sp, s, "dst2", DST_PRED + p), 8, {a: 1.0}, {pdst[p]: 1.0})  # shfl's in-range
         srcs = ([("reg", r) for r in range(1, self.cfg.regs)] + [("fwd", j) for j in range(self.sched.slots)]
                 + [("pred", p) for p in range(self.cfg.preds)] + [("pfwd", j) for j in range(self.sched.slots)]
                 + [("imm", 0), ("jmm", 0)])
@@ -211,7 +216,9 @@ class SlotBuilder:
         q[9] = (0, and_form({ops["sreg.nctaid.x"]: 1.0}, a))
         for w in range(self.cfg.max_warps):
             # laneid reads the tid row: laneid = tid % 32, and a CTA has at most 16 threads
-            q[10 + w] = (0, lin({ops["sreg.tid.x"]: GAIN, ops["sreg.laneid"]: GAIN, xw[w]: GAIN}, (a, -1.5 * GAIN)))
+            # (cross-lane ops read it too: a thread's hardware lane is tid, alu_warp.py)
+            q[10 + w] = (0, lin({ops["sreg.tid.x"]: GAIN, ops["sreg.laneid"]: GAIN, ops["warp"]: GAIN, xw[w]: GAIN},
+                                (a, -1.5 * GAIN)))
             q[10 + self.cfg.max_warps + w] = (0, and_form({ops["sreg.ctaid.x"]: 1.0, xw[w]: 1.0}, a))
         ports.heads.append(constants_file(sp, f"const.{s}", rows, self.lanes, q, self.results[s]))
         ports.reads += ["src.*", f"op.{s}", "ctx.warp"]
@@ -418,14 +425,15 @@ class SlotBuilder:
                         W.neuron({a: GAIN / 2}, {a: 1.0}, {digits[(lane, d, 0)]: 2.0 / GAIN})
                     if v < n - 1:
                         W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
-        # the slot's operand, adder, sum and window banks are free again
-        # (banks whose last reader is an earlier layer are cleared there: the MLP widths stay even)
+        # the slot's operand, adder, sum and window banks are free again: cleared in the layer after
+        # their last reader, or later where that layer is lighter (B + 5; every next writer comes
+        # after it, and a shuffle still reads operand a there)
         self.L[B + 2].clear(a, sp["shift.b0"].indices)
         for grp in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
             self.L[B + 3].clear(a, grp.indices)
         for grp in (*vals.values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
                     sp["cmp"], sp["cmp.C"], sp["Pv"], base, carry):
-            W.clear(a, grp.indices)
+            self.L[B + 5].clear(a, grp.indices)
         W.reads += ["sum", "mb", "mb.c"]
         W.writes.append("word")
         # B + 5: the read of a load (one memory key head per lane); the flat byte address of a store

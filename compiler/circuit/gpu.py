@@ -53,6 +53,8 @@ def unsupported(program, launch) -> list[str]:
     missing += [f"op {o}" for o in sorted(ops - set(OPS))]
     if any(i.guard is not None and i.dst2 is not None for b in program.blocks for i in b.instrs):
         missing.append("guarded instructions with two destinations")
+    if any(i.guard is not None and i.op.value in ("shfl", "vote") for b in program.blocks for i in b.instrs):
+        missing.append("guarded shuffles and votes")
     if not all(isinstance(b.term, (Jump, Branch, Exit, Barrier)) for b in program.blocks):
         missing.append("terminators")
     return missing

@@ -35,9 +35,9 @@ class BlockLimits:
     max_atomics: int = 1
     """Atomics per block: an atomic reads and writes one word for each lane in turn."""
     mul_latency: int = 2
-    """Slots from a ``mul``/``mulhi`` or a guarded instruction to the first instruction of the
-    same block that may read its result (the circuit's multiplier, and the merge of a guarded
-    result with the old value after it, are deeper than one slot); the compiler fills a gap
+    """Slots from a ``mul``/``mulhi``, a ``shfl`` or a guarded instruction to the first instruction
+    of the same block that may read its register result (the circuit's multiplier, its shuffle,
+    and the merge of a guarded result with the old value, are deeper than one slot); the compiler fills a gap
     with ``mov r0, r0``, which does nothing."""
 
 
