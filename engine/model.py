@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -25,6 +26,9 @@ from compiler.circuit.build import LAYOUT, machine_from_json
 from compiler.circuit.protocol import prompt_tokens
 from compiler.circuit.layers import VAMP
 from compiler.circuit.words import REG_ROWS
+
+if TYPE_CHECKING:
+    from engine.snapshot import CacheSnapshot
 
 MARGIN = 0.5
 EXIT = -1
@@ -226,6 +230,38 @@ class ModelRun:
         """Every memory word, from the memory copy read by slot 0 of lane 0."""
         S, base = self._rows("memory")
         return [_word(S[base, w] + S[base + 1, w]) for w in range(self.gpu.machine.mem_words)]
+
+    # --- snapshots (the debugger's reverse stepping, engine/snapshot.py) ----------------------
+    def snapshot(self) -> "RunSnapshot":
+        """The run's exact state now: the cache (everything it holds), the pending input and how
+        many tokens were generated. ``restore`` brings it back; stepping on from there repeats
+        the same forward passes, so it gives the same tokens and states bit for bit."""
+        from engine.snapshot import capture
+
+        return RunSnapshot(capture(self.cache), self._next_input.clone(), len(self.generated))
+
+    def restore(self, snap: "RunSnapshot") -> None:
+        """Go back to a snapshot taken from this run (later tokens are dropped)."""
+        if snap.tokens > len(self.generated):
+            raise ValueError(f"snapshot after {snap.tokens} tokens is ahead of this run ({len(self.generated)})")
+        self.cache = snap.cache.restore()
+        self._next_input = snap.next_input.clone()
+        del self.generated[snap.tokens:]
+        del self.margins[snap.tokens:]
+        self.hidden = None
+
+
+@dataclass(frozen=True)
+class RunSnapshot:
+    """``ModelRun.snapshot()``: the cache, the pending input, the number of generated tokens."""
+
+    cache: "CacheSnapshot"
+    next_input: torch.Tensor
+    tokens: int
+
+    @property
+    def nbytes(self) -> int:
+        return self.cache.nbytes + self.next_input.numel() * self.next_input.element_size()
 
 
 def _onehot(row: torch.Tensor, values: list[int]) -> Word:
