@@ -200,23 +200,10 @@ def cmd_build(ns: argparse.Namespace) -> int:
 
 
 def _launch_for(ns: argparse.Namespace, cfg):
-    from compiler.kernel_compiler import compile_file
-    from engine.launch import build_launch, parse_assignments, read_header
+    from app.launching import launch_for
 
-    hdr = read_header(ns.file)
-    prog = compile_file(ns.file, ns.kernel or hdr.kernel, cfg)
-    assigned = parse_assignments(hdr.args)
-    assigned.update(parse_assignments(ns.args))
-    grid = ns.grid if ns.grid is not None else hdr.grid
-    block = ns.block if ns.block is not None else hdr.block
-    if grid is None or block is None:
-        raise LaunchError("give the launch configuration: --grid G --block B "
-                          "(or put '// qgpu: --grid G --block B ...' in the file)")
-    try:
-        return prog, build_launch(prog, grid, block, assigned, cfg), grid, block
-    except LaunchError as e:
-        e.file = e.file or ns.file
-        raise
+    k = launch_for(ns.file, ns.kernel, ns.grid, ns.block, ns.args, cfg)
+    return k.program, k.launch, k.grid, k.block
 
 
 def cmd_run_model(ns: argparse.Namespace) -> int:
