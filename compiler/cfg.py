@@ -18,6 +18,8 @@ class VBlock:
     instrs: list[Instr] = field(default_factory=list)
     term: Terminator | None = None
     ptx_line: int = 0
+    serial: bool = False
+    """Runs one lane at a time (an atomic's read-modify-write: compiler/isel_atomic.py)."""
 
     def succs(self) -> list[str]:
         assert self.term is not None

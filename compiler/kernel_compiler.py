@@ -14,6 +14,7 @@ from pathlib import Path
 from compiler.cuda_to_ptx import CudaKernel, cuda_to_ptx, kernel_signatures, ptx_entry_for
 from compiler.errors import CompileError
 from compiler.ifconvert import BASIC, FULL, NONE, if_convert
+from compiler.isel_atomic import serialize_atomics
 from compiler.machine.config import DEFAULT, MachineConfig
 from compiler.machine.isa import ParamInfo, Program
 from compiler.ptx_parse import PtxInstr, PtxKernel, parse_ptx
@@ -92,9 +93,10 @@ then every loop kept rolled (the kernel's own unroll pragmas overridden)."""
 
 
 def _expands(err: CompileError | None) -> bool:
-    """Does the PTX of a failed compile contain an op the compiler expands (div, rem, prmt)?"""
-    return bool(err is not None and re.search(r"^\s*(@\S+\s+)?(div|rem|prmt)\.", getattr(err, "ptx", None) or "",
-                                              re.M))
+    """Does the PTX of a failed compile contain an op the compiler expands (div, rem, prmt, atomics and
+    the votes and barrier reductions that use atomics)?"""
+    return bool(err is not None and re.search(r"^\s*(@\S+\s+)?(div|rem|prmt|atom|red|vote|bar\.red|barrier\.red)\.",
+                                              getattr(err, "ptx", None) or "", re.M))
 
 
 def _compile_once(source: str, filename: str, ck: CudaKernel, cfg: MachineConfig, unroll: str,
@@ -161,6 +163,8 @@ def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared
     spill_at = (pk.local_bytes + 3) // 4 * 4
     for k, (level, remat) in enumerate(attempts):
         vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets, native_ops), level)
+        if not native_ops:
+            vprog = serialize_atomics(vprog)
         if remat:
             vprog = rematerialise(vprog)
         last = k == len(attempts) - 1

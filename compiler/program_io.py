@@ -61,5 +61,5 @@ def program_to_json(p: Program) -> dict:
         "blocks": [{"index": b.index, "label": b.label, "ptx_lines": list(b.ptx_lines),
                     "cuda_lines": list(b.cuda_lines),
                     "instrs": [instr_to_json(i) for i in b.instrs],
-                    "term": terminator_to_json(b.term)} for b in p.blocks],
+                    "term": terminator_to_json(b.term), "serial": b.serial} for b in p.blocks],
     }

@@ -81,7 +81,7 @@ def _loaded(chunk: list[Instr]) -> set:
 
 
 def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Block]:
-    pieces: list[tuple[str, list[Instr], Terminator | None, int]] = []
+    pieces: list[tuple[str, list[Instr], Terminator | None, int, bool]] = []
     first_of: dict[str, int] = {}
     live_in = liveness(prog, tracked=physical)
     for vb in prog.blocks:
@@ -90,6 +90,10 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
         for ins, live in zip(vb.instrs, after):
             gap = _bubbles(chunks[-1], ins, cfg)
             if not _fits(chunks[-1] + gap, ins, live, cfg):
+                if vb.serial:  # an atomic's read-modify-write must run in one pass
+                    raise RomOverflow(f"the read-modify-write of an atomic needs {len(vb.instrs)} instructions "
+                                      f"in one block; a block holds {cfg.block.max_instrs}",
+                                      file=filename, line=ins.line)
                 if not chunks[-1]:
                     raise CompileError(f"instruction '{ins}' alone exceeds the per-block limits",
                                        file=filename, line=ins.line)
@@ -100,7 +104,7 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
         for k, chunk in enumerate(chunks):
             last = k == len(chunks) - 1
             pieces.append((vb.label if k == 0 else f"{vb.label}.{k}", chunk, vb.term if last else None,
-                           vb.ptx_line))
+                           vb.ptx_line, vb.serial))
     if len(pieces) > cfg.rom_blocks:
         raise RomOverflow(
             f"the program needs {len(pieces)} blocks but the ROM holds {cfg.rom_blocks} "
@@ -111,7 +115,7 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
         return first_of[str(label)]
 
     blocks = []
-    for i, (label, chunk, term, line) in enumerate(pieces):
+    for i, (label, chunk, term, line, serial) in enumerate(pieces):
         if term is None:
             t: Terminator = Jump(i + 1)
         elif isinstance(term, Jump):
@@ -124,5 +128,7 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
             assert isinstance(term, Exit)
             t = Exit(term.guard, idx(term.fallthrough) if term.fallthrough is not None else None)
         ptx_lines = tuple(sorted({ins.line for ins in chunk if ins.line})) or ((line,) if line else ())
-        blocks.append(Block(i, chunk, t, ptx_lines=ptx_lines, label=label))
+        blocks.append(Block(i, chunk, t, ptx_lines=ptx_lines, label=label, serial=serial))
+        if serial:  # the lanes that ran it wait above it while the others run it
+            assert i > 0 and t == Jump(i + 1), f"serial block {label} must follow the entry and jump to the next"
     return blocks

@@ -17,6 +17,9 @@ Scheduling and reconvergence (docs/machine.md states the same rules):
 * Inside a block, instructions run in lockstep: each reads the state left by
   the previous one in every active lane, then all lanes write. Atomics apply
   lane by lane in lane order.
+* A **serial** block (an atomic's read-modify-write, compiler/isel_atomic.py) runs for the
+  lowest of those lanes only, and its warp keeps the turn while lanes of it are still at the
+  block: the lanes run it one after another, as one atomic would apply them.
 """
 
 from __future__ import annotations
@@ -121,6 +124,8 @@ class Interpreter:
         self.thread_index = {(t.warp, t.lane): k for k, t in enumerate(launch.threads)}
         self.trace: list[ExecEvent] = []
         self.last_warp = -1
+        self.stay: int | None = None
+        """The warp that runs next because it has not finished a serial block."""
         self.releases: dict[int, int] = {}
         """CTA -> barrier releases so far."""
         self.instr_counts: dict[str, int] = {}
@@ -130,6 +135,8 @@ class Interpreter:
         return all(s in (EXITED, ABSENT) for w in self.warps for s in w.status)
 
     def next_warp(self) -> WarpState | None:
+        if self.stay is not None:  # a serial block is not done for this warp yet
+            return self.warps[self.stay]
         n = len(self.warps)
         for k in range(1, n + 1):
             w = self.warps[(self.last_warp + k) % n]
@@ -152,12 +159,16 @@ class Interpreter:
         pc = min(w.pcs[lane] for lane in range(self.cfg.lanes) if w.status[lane] == RUNNING)
         lanes = [lane for lane in range(self.cfg.lanes) if w.status[lane] == RUNNING and w.pcs[lane] == pc]
         block = self.p.blocks[pc]
+        if block.serial:
+            lanes = lanes[:1]
         ev = ExecEvent(step=len(self.trace), block=pc, warp=w.warp, mask=sum(1 << lane for lane in lanes))
         for ins in block.instrs:
             self._exec(ins, w, lanes, block, ev)
         self._terminate(block, w, lanes, ev)
         self.trace.append(ev)
         self.last_warp = w.warp
+        self.stay = w.warp if block.serial and any(
+            s == RUNNING and p == pc for s, p in zip(w.status, w.pcs)) else None
         self._release_barriers(ev)
         return ev
 

@@ -43,9 +43,14 @@ def test_if_else_reconverges_before_the_join():
     # the store out[t] = v happens in one block, executed once, by all four lanes together
     join = [ev for ev in res.trace if any(w == t for w, _ in ev.mem_writes for t in range(4))]
     assert len(join) == 1 and join[0].mask == 0b1111
-    # each side of the branch ran once, for its own lanes
-    masks = sorted(ev.mask for ev in res.trace if ev.mem_writes and ev not in join)
-    assert masks == [0b0101, 0b1010]
+    # each side of the branch ran once, for its own lanes; the atomic of the even side runs in a
+    # serial block: once per lane, in lane order, one step after the other
+    serial = [ev for ev in res.trace if prog.blocks[ev.block].serial]
+    masks = sorted(ev.mask for ev in res.trace if ev.mem_writes and ev not in join + serial)
+    assert masks == [0b1010]
+    assert [ev.mask for ev in serial] == [0b0001, 0b0100]
+    assert serial[1].step == serial[0].step + 1
+    assert [v for ev in serial for _, v in ev.mem_writes] == [even[0], sum(even)]
 
 
 LOOP = """

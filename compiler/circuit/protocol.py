@@ -48,7 +48,8 @@ SPECIALS = ("<pad>", "<bos>", "<unk>", "GO", "END")
 FIELDS = ("op", "guard", "dst", "dst2", "a", "b", "c", "d",
           "imm0", "imm1", "imm2", "imm3", "jmm0", "jmm1", "jmm2", "jmm3")
 """Fields of one ROM instruction word (each one byte): opcode, guard, destinations, operand
-sources a..d, and two 32-bit immediates (imm, jmm). The terminator slot uses op, guard, a, b."""
+sources a..d, and two 32-bit immediates (imm, jmm). The terminator slot uses op, guard, a, b,
+and dst for the serial flags (``SER_*``)."""
 SLOTS_PER_BLOCK = 9  # 8 instructions + the terminator
 TERM_SLOT = 8
 SPACES = ("global", "shared", "local")
@@ -227,7 +228,14 @@ def guard_byte(guard, written_before: dict) -> int:
     return (src << 1) | int(guard.negate)
 
 
-def encode_terminator(term, written: dict | None = None) -> dict[str, int]:
+SER_SELF, SER_TARGET, SER_FALL = 1, 2, 4
+"""Bits of the terminator's ``dst`` field: this block is serial, its target (field a) is, its
+fall-through (field b) is (``Block.serial``: one lane at a time; docs/circuit.md, "Atomics")."""
+
+
+def encode_terminator(term, written: dict | None = None, serial=lambda block: False,
+                      self_serial: bool = False) -> dict[str, int]:
+    """The terminator's fields; ``serial(b)`` says whether block b is serial."""
     written = written or {}
     if isinstance(term, Jump):
         f = {"op": TERMINATORS.index("jump"), "a": int(term.target)}
@@ -243,6 +251,10 @@ def encode_terminator(term, written: dict | None = None) -> dict[str, int]:
         f = {"op": TERMINATORS.index("bar"), "a": int(term.target)}
     else:
         raise CircuitLimit(f"unknown terminator {term!r}")
+    target = term.target if isinstance(term, (Jump, Branch, Barrier)) else None
+    fall = term.fallthrough if isinstance(term, (Branch, Exit)) else None
+    f["dst"] = (SER_SELF * self_serial + SER_TARGET * (target is not None and serial(int(target)))
+                + SER_FALL * (fall is not None and serial(int(fall))))
     return {k: v for k, v in f.items() if v}
 
 
@@ -259,7 +271,10 @@ def encode_rom(program: Program, cfg: MachineConfig = DEFAULT) -> dict[tuple[int
             rom[(blk.index, s)] = encode_instr(ins, s, blk.index, written)
             for d in ins.regs_written():
                 written[("p" if isinstance(d, Pred) else "r", d.n)] = s
-        rom[(blk.index, TERM_SLOT)] = encode_terminator(blk.term, written)
+        rom[(blk.index, TERM_SLOT)] = encode_terminator(blk.term, written, lambda b: program.blocks[b].serial,
+                                                        blk.serial)
+    if program.blocks and program.blocks[0].serial:
+        raise CircuitLimit("the entry block is serial (the kernel compiler never makes it so)")
     return rom
 
 

@@ -41,7 +41,7 @@ The terminator slot (jump / branch target, fall-through, exit, guard) is fetched
 from __future__ import annotations
 
 from compiler.circuit.barriers import BarrierBuilder
-from compiler.circuit.execute import Schedule, _equals
+from compiler.circuit.execute import Schedule, _equals, _field_bits
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
 from compiler.circuit.guards import guard_sources
 from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, TERM_SLOT, TERMINATORS, Vocab
@@ -164,8 +164,15 @@ class WritebackBuilder:
                 N.gated(a, present, len(present), {a: 1.0}, {newpc[(l, 0)]: 1.0, pcw[(w, l)]: 1.0})
                 N.gated(a, {kind["EXEC"]: 1.0, sp["exec.warp"][w]: 1.0, sp["exec.lanes"][(l, 1)]: 1.0}, 3, {a: 1.0},
                         {pcw[(w, l)]: 1.0})
-        N.reads += ["term.T", "term.N", "term.fails", "tok.kind", "latch.*", "exec.*"]
-        N.writes += ["newpc", "pcw"]
+        # whether each lane's next block is serial (one lane at a time): the terminator's dst bits
+        ser = sp.add("newser", range(lanes), kind="scalar", doc="lane l's next block is serial (0/1)",
+                     stage="writeback")
+        sbits = _field_bits(sp, TERM_SLOT, "dst")
+        for l in range(lanes):
+            N.gated(a, {sbits[1]: 1.0, fails[l]: -1.0}, 1, {a: 1.0}, {ser[l]: 1.0})   # SER_TARGET
+            N.gated(a, {sbits[2]: 1.0, fails[l]: 1.0}, 2, {a: 1.0}, {ser[l]: 1.0})    # SER_FALL
+        N.reads += ["term.T", "term.N", "term.fails", "tok.kind", "latch.*", "exec.*", "rom.bits.8"]
+        N.writes += ["newpc", "pcw", "newser"]
 
     # --- E .. E+3: where are we in the step's records ------------------------------------------
     def bookkeeping(self) -> None:
@@ -177,6 +184,7 @@ class WritebackBuilder:
         ran = {l: sp["ctx.lanes"][(l, 1)] for l in range(lanes)}  # the step's active lanes
         M0.heads += self._pc_file()
         self.barriers.per_cta()
+        self._serial_turn()
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
@@ -300,7 +308,7 @@ class WritebackBuilder:
         # running lane; at GO the "current" warp is the last, so warp 0 comes first. END when no
         # warp has a running lane
         warps = self.cfg.max_warps
-        xw, run, rel, ctaR = sp["ctx.warp"], sp["run"], sp["rel"], sp["ctaR"]
+        xw, run, rel, ctaR, stay = sp["ctx.warp"], sp["run"], sp["rel"], sp["ctaR"], sp["stay"]
         # a barrier release comes first (the lowest CTA to release), then the next EXEC or END
         releasing = {rel[c]: -1.0 for c in range(warps)}
         for c in range(warps):
@@ -312,8 +320,10 @@ class WritebackBuilder:
             for d in range(1, warps + 1):
                 nxt = (w + d) % warps
                 between = {run[(w + e) % warps]: -1.0 for e in range(1, d)}
-                M2.gated(a, lin(done, total, cur, {run[nxt]: 1.0}, between, releasing), 3, {a: 1.0},
-                         {emit[("NEXT", nxt)]: 1.0})
+                M2.gated(a, lin(done, total, cur, {run[nxt]: 1.0}, between, releasing, {stay[0]: -1.0}), 3,
+                         {a: 1.0}, {emit[("NEXT", nxt)]: 1.0})
+            # a serial block not done for the current warp: it goes again (its next lane)
+            M2.gated(a, lin(done, total, {xw[w]: 1.0, stay[0]: 1.0}, releasing), 3, {a: 1.0}, {emit[("NEXT", w)]: 1.0})
         M2.gated(a, lin(done, total, {run[w]: -1.0 for w in range(warps)}, releasing), 1, {a: 1.0},
                  {emit["END"]: 1.0})
         # the lanes of each warp at its lowest block (the next EXEC's active mask)
@@ -326,7 +336,8 @@ class WritebackBuilder:
                 x = lin({at[(w, l)]: 1.0}, lowest)  # 0 iff the lane is at the lowest block
                 M2.flag_step(a, x, -0.5, {atmin[(w, l)]: 1.0}, runl[(w, l)])
                 M2.flag_step(a, x, 0.5, {atmin[(w, l)]: -1.0}, runl[(w, l)])
-        M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind", "rel", "ctaR"]
+        M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind", "rel", "ctaR",
+                     "stay"]
         M2.writes += ["emit", "atmin"]
 
         M3 = self.L[E + 3]
@@ -342,8 +353,45 @@ class WritebackBuilder:
         for l, p in self.pitems:
             for s in range(slots):
                 M3.gated(a, {emit[("P", (l, p))]: 1.0, sp["lastp"][(p, s)]: 1.0}, 2, {a: 1.0}, {nextp[(l, s)]: 1.0})
-        M3.reads += ["emit", "storek", "lastp"]
-        M3.writes += ["nextsel", "nextp"]
+        # the next EXEC's lanes: those at the warp's lowest block, or only the first of them when
+        # that block is serial
+        atmin, pser = sp["atmin"], sp["pc.ser"]
+        lanes_next = sp.add("atmin1", atmin.values, kind="scalar", doc="lane l of warp w runs in the next EXEC "
+                            "(atmin, only the lowest such lane at a serial block; 0/1)", stage="writeback")
+        for w in range(self.cfg.max_warps):
+            for l in range(lanes):
+                M3.gated(a, {atmin[(w, l)]: 1.0}, 1, {a: 1.0}, {lanes_next[(w, l)]: 1.0})
+                # off when the lane's block is serial and a lower lane is at it too (weights 4 > 3 lanes)
+                x = lin({atmin[(w, l)]: 4.0, pser[(w, l)]: 4.0}, {atmin[(w, k)]: 1.0 for k in range(l)})
+                M3.step(a, x, 8.5, {lanes_next[(w, l)]: -1.0})
+        M3.reads += ["emit", "storek", "lastp", "atmin", "pc.ser"]
+        M3.writes += ["nextsel", "nextp", "atmin1"]
+
+    def _serial_turn(self) -> None:
+        """A serial block runs one lane at a time, and its warp keeps the turn while lanes of it are
+        still at the block: ``here`` = running lanes of the current warp at the current block
+        (``E`` MLP), ``stay`` = the current block is serial and ``here ≥ 1`` (``E + 1``)."""
+        sp, a, E = self.sp, self.a, self.sched.end
+        M0, M1 = self.L[E], self.L[E + 1]
+        here = sp.add("here", range(1), kind="scalar", doc="running lanes of the current warp at the current "
+                      "block (0..4)", stage="writeback")
+        stay = sp.add("stay", range(1), kind="scalar", doc="the current warp keeps the turn: the current block "
+                      "is serial and not done for it (0/1)", stage="writeback")
+        cb = {sp["ctx.block"][b]: -float(b) for b in range(self.cfg.rom_blocks)}
+        xw, runl, at = sp["ctx.warp"], sp["pc.run"], sp["pc.at"]
+        for w in range(self.cfg.max_warps):
+            for l in range(self.lanes):
+                # 0 iff the lane runs and is at the current block; a lane that does not run is
+                # pushed below −0.5 (every sum stays within 64 of its threshold: exact in bfloat16)
+                d = lin({at[(w, l)]: 1.0, runl[(w, l)]: 32.0}, cb, (a, -32.0))
+                M0.flag_step(a, d, -0.5, {here[0]: 1.0}, xw[w])
+                M0.flag_step(a, d, 0.5, {here[0]: -1.0}, xw[w])
+        M0.reads += ["pc.at", "pc.run", "ctx.block", "ctx.warp"]
+        M0.writes.append("here")
+        self_serial = _field_bits(sp, TERM_SLOT, "dst")[0]  # SER_SELF of the current block
+        M1.step(a, {self_serial: 5.0, here[0]: 1.0}, 5.5, {stay[0]: 1.0})
+        M1.reads += ["here", "rom.bits.8"]
+        M1.writes.append("stay")
 
     def _written_mask(self, masks: list[tuple[str, Group]]) -> KeyHead:
         """Which records the step sends, staged at ``EXEC`` and read at every token (``E`` mixer):
@@ -387,7 +435,7 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         warps, blocks, lanes = self.cfg.max_warps, self.cfg.rom_blocks, self.lanes
         targets = list(range(blocks)) + ["exit"]
-        newpc, pcw, wait = sp["newpc"], sp["pcw"], sp["wait"]
+        newpc, pcw, wait, newser = sp["newpc"], sp["pcw"], sp["wait"], sp["newser"]
         # the read-out goes straight into the sums the scheduler needs (the out projection is
         # linear), not one channel per (warp, lane, block)
         runl = sp.add("pc.run", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
@@ -397,13 +445,21 @@ class WritebackBuilder:
         low = sp.add("pc.low", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
                      doc="Σ_l [lane l of warp w at b] − 5·Σ_l [lane l below b]: ≥ 1 iff b is the warp's lowest "
                      "block", stage="writeback")
+        ser = sp.add("pc.ser", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                     doc="the block lane l of warp w runs next is serial (0/1)", stage="writeback")
+        cnt = len(targets)  # columns: the targets (one-hot), then serial / not serial (one-hot)
         heads: list[KeyHead] = []
         per = 8  # value heads per key head
         entries = [(w, l) for w in range(warps) for l in range(lanes)]
         for h in range(0, len(entries), per):
             head = KeyHead(name=f"pcs.{h // per}", q={0: (0, {a: GAIN / 2})}, k={0: (0, {a: GAIN / 2})})
             for w, l in entries[h:h + per]:
-                vh = ValueHead(name=f"pcs.{w}.{l}", nnz=1, beta=and_form({pcw[(w, l)]: 1.0}, a))
+                vh = ValueHead(name=f"pcs.{w}.{l}", nnz=2, beta=and_form({pcw[(w, l)]: 1.0}, a))
+                vh.v[cnt] = (0, and_form({newser[l]: 1.0}, a))
+                vh.v[cnt + 1] = (0, lin({newser[l]: -GAIN}, {a: GAIN / 2}))
+                vh.out[cnt] = {ser[(w, l)]: 1.0}
+                for col in (cnt, cnt + 1):
+                    vh.z[col] = {a: GAIN / 2, wait[(w, l)]: -GAIN}
                 for col, t in enumerate(targets):
                     vh.v[col] = (0, and_form({newpc[(l, t)]: 1.0}, a))
                     vh.z[col] = {a: GAIN / 2, wait[(w, l)]: -GAIN}  # a waiting lane reads as absent
@@ -521,7 +577,7 @@ class WritebackBuilder:
                 rows[t] = score([{emit[("R", (l, r))]: 1.0}])
             elif kind_ == "EXEC":  # the next warp, its lowest block, and exactly the lanes at that block
                 b, wp, m = map(int, rest.split("."))
-                atmin, ismin = sp["atmin"], sp["ismin"]
+                atmin, ismin = sp["atmin1"], sp["ismin"]
                 lanes_at = [{atmin[(wp, l)]: 1.0} if (m >> l) & 1 else {a: 1.0, atmin[(wp, l)]: -1.0}
                             for l in range(self.lanes)]
                 rows[t] = score([{emit[("NEXT", wp)]: 1.0}, {ismin[(wp, b)]: 1.0}, *lanes_at])

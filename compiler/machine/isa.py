@@ -285,6 +285,10 @@ class Block:
     cuda_lines: tuple[int, ...] = ()
     label: str = ""
     """The PTX label (or ``entry``) of the basic block this chunk came from."""
+    serial: bool = False
+    """The block runs for one lane at a time, lowest lane first, and its warp keeps the turn until
+    every lane at the block ran it (an atomic's read-modify-write, compiler/isel_atomic.py;
+    docs/machine.md, "Atomics")."""
 
 
 @dataclass
@@ -317,7 +321,7 @@ class Program:
         out = []
         for b in self.blocks:
             where = f"  ; {b.label}" + (f", ptx line {b.ptx_lines[0]}" if b.ptx_lines else "")
-            out.append(f"B{b.index}:{where}")
+            out.append(f"B{b.index}:{where}" + ("  (serial: one lane at a time)" if b.serial else ""))
             for ins in b.instrs:
                 out.append(f"    {ins}")
             out.append(f"    {terminator_str(b.term)}")
