@@ -13,6 +13,7 @@ import os
 import sys
 
 from compiler.errors import LaunchError, QgpuError
+from compiler.circuit.build import MODEL_DEFAULT
 from compiler.machine.config import DEFAULT
 from compiler.machine.semantics import s32
 
@@ -98,16 +99,16 @@ def build_parser() -> argparse.ArgumentParser:
                        description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--out", metavar="DIR", help="where to write it (default: the model cache, "
                    "$QGPU_MODELS or ~/.cache/qgpu/models)")
-    b.add_argument("--max-instrs", type=_positive, default=DEFAULT.block.max_instrs,
+    b.add_argument("--max-instrs", type=_positive, default=MODEL_DEFAULT.block.max_instrs,
                    help=f"instructions per block of the machine the circuit implements (default "
-                        f"{DEFAULT.block.max_instrs}); fewer makes a smaller, faster model and more, "
+                        f"{MODEL_DEFAULT.block.max_instrs}); fewer makes a smaller, faster model and more, "
                         "shorter blocks")
     return p
 
 
 BUILD_HELP = """Compute every weight of the GPU circuit and write a checkpoint directory that plain
 transformers loads (AutoModelForCausalLM / AutoTokenizer.from_pretrained): config.json,
-model.safetensors, tokenizer files, and qgpu_layout.json (the machine and where its state
+model-*.safetensors shards, tokenizer files, and qgpu_layout.json (the machine and where its state
 lives). 'qgpu run --backend model' builds the default one on first use.
 """
 
@@ -215,7 +216,7 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
 
     from compiler.circuit.gpu import unsupported
 
-    path = ensure_checkpoint(ns.model, DEFAULT, _progress)
+    path = ensure_checkpoint(ns.model, progress=_progress)
     gpu = GpuModel(path, ns.dtype)
     prog, launch, grid, block = _launch_for(ns, gpu.machine)
     missing = unsupported(prog, launch)

@@ -28,27 +28,38 @@ def require_clang() -> None:
 
 
 @pytest.fixture(scope="session")
-def cfg3_model():
-    """(spec, model) of the 3-instructions-per-block machine, built in memory once for every
-    circuit test module that runs whole programs (a build takes tens of seconds)."""
-    import torch
-
+def spec3():
+    """The circuit of the 3-instructions-per-block machine (computed once per test session)."""
     from circuit_programs import CFG3
-    from compiler.circuit.checkpoint import build_model
     from compiler.circuit.gpu import build_spec
 
-    spec = build_spec(CFG3)
-    return spec, build_model(spec, torch.float32)
+    return build_spec(CFG3)
 
 
 @pytest.fixture(scope="session")
-def ckpt3(tmp_path_factory):
+def ckpt3(tmp_path_factory, spec3):
     """A checkpoint directory of the 3-instructions-per-block machine, written once per test
-    session for every test that loads a model from disk (the model backend, the debugger).
-    It is 5 GB: deleted at the end of the session (pytest keeps old temporary folders)."""
+    session for every test that loads a model (the circuit stages, the model backend, the
+    debugger). It is 7 GB: deleted at the end of the session (pytest keeps old temporary folders)."""
     from circuit_programs import CFG3
     from compiler.circuit.build import build_checkpoint
 
-    out = build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3)
+    out = build_checkpoint(tmp_path_factory.mktemp("ckpt") / "gpu3", CFG3, spec=spec3)
     yield out
     shutil.rmtree(out, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def gpu3(ckpt3):
+    """That checkpoint loaded by plain ``from_pretrained`` in float32 (engine.model.GpuModel); one
+    copy for the whole session (a second would not fit CI's memory beside the others)."""
+    from engine.model import GpuModel
+
+    return GpuModel(ckpt3, "float32")
+
+
+@pytest.fixture(scope="session")
+def cfg3_model(spec3, gpu3):
+    """(spec, model) of the 3-instructions-per-block machine for the circuit tests that run whole
+    programs: the circuit (for its residual layout) and the loaded checkpoint."""
+    return spec3, gpu3.model

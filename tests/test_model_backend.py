@@ -6,6 +6,7 @@ Expected tokens come from the reference interpreter (protocol.trace_tokens).
 """
 
 import json
+import os
 import subprocess
 import sys
 
@@ -59,10 +60,8 @@ print(json.dumps(tok.convert_ids_to_tokens(out[0, ids.shape[1]:].tolist())))
     assert got == want
 
 
-@pytest.mark.parametrize("dtype", ["float32"])
-def test_engine_steps_and_decodes_state(ckpt, dtype):
+def test_engine_steps_and_decodes_state(gpu):
     prog, launch, res = _expected(block=3)
-    gpu = GpuModel(ckpt, dtype)
     run = gpu.start(prog, launch)
     want = trace_tokens(res.trace)
     # generate the first steps one forward pass at a time (the recurrent kernel), the rest
@@ -87,30 +86,35 @@ def test_engine_steps_and_decodes_state(ckpt, dtype):
     from compiler.circuit.protocol import encode_rom
     assert run.rom() == {k: v for k, v in encode_rom(prog, CFG3).items() if v}
     # activations of one more step, split into the named residual groups
-    gpu2 = GpuModel(ckpt, dtype)
-    run2 = gpu2.start(prog, launch)
+    run2 = gpu.start(prog, launch)
     run2.step(hidden=True)
     acts = run2.activations()
-    assert len(acts) == gpu2.model.config.num_hidden_layers + 1
+    assert len(acts) == gpu.model.config.num_hidden_layers + 1
     from compiler.circuit.tokens import KINDS
     assert acts[0]["tok.kind"][KINDS.index("GO")] == 1.0  # the last prompt token is GO
 
 
-def test_tamper_zeroed_mlp_breaks_the_replay(ckpt):
-    """Zeroing one circuit MLP (the adder's carry layer of slot 0) must make the trace differ."""
+def _adder_layer(ckpt) -> int:
+    layers = json.loads((ckpt / "qgpu_layout.json").read_text())["layers"]
+    return next(L["index"] for L in layers if "add.c" in L["writes"])
+
+
+def test_tamper_zeroed_mlp_breaks_the_replay(ckpt, gpu):
+    """Zeroing one circuit MLP (the adder's carry layer of slot 0) must make the trace differ
+    (in the session's model, restored afterwards; the CLI test below tampers with a copy)."""
     prog, launch, res = _expected()
     want = trace_tokens(res.trace)
-    gpu = GpuModel(ckpt, "float32")
-    layer = json.loads((ckpt / "qgpu_layout.json").read_text())["layers"]
-    adder = next(L["index"] for L in layer if "add.c" in L["writes"])
-    with torch.no_grad():
-        gpu.model.model.layers[adder].mlp.down_proj.weight.zero_()
-    run = gpu.start(prog, launch)
-    for n in range(len(want)):
-        if run.step() != want[n]:
-            break
-    else:
-        pytest.fail("the tampered model still produced the interpreter's trace")
+    assert gpu.start(prog, launch).force(want) is None  # the untouched model is right
+    w = gpu.model.model.layers[_adder_layer(ckpt)].mlp.down_proj.weight
+    kept = w.detach().clone()
+    try:
+        with torch.no_grad():
+            w.zero_()
+        assert gpu.start(prog, launch).force(want) is not None, \
+            "the tampered model still predicts the interpreter's trace"
+    finally:
+        with torch.no_grad():
+            w.copy_(kept)
 
 
 def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
@@ -120,12 +124,13 @@ def test_check_replay_reports_the_first_difference(ckpt, tmp_path):
     from safetensors.torch import load_file, save_file
 
     bad = tmp_path / "bad"
-    shutil.copytree(ckpt, bad)
-    w = load_file(bad / "model.safetensors")
-    layers = json.loads((bad / "qgpu_layout.json").read_text())["layers"]
-    adder = next(L["index"] for L in layers if "add.c" in L["writes"])
-    w[f"model.layers.{adder}.mlp.down_proj.weight"].zero_()
-    save_file(w, bad / "model.safetensors", metadata={"format": "pt"})
+    shutil.copytree(ckpt, bad, copy_function=os.link)  # hard links: only the edited shard is new
+    name = f"model.layers.{_adder_layer(ckpt)}.mlp.down_proj.weight"
+    shard = bad / json.loads((bad / "model.safetensors.index.json").read_text())["weight_map"][name]
+    w = load_file(shard)
+    w[name].zero_()
+    shard.unlink()
+    save_file(w, shard, metadata={"format": "pt"})
     try:
         for mode in ([], ["--teacher-forced"]):
             r = subprocess.run([sys.executable, "-m", "app.cli", "run", "samples/shift_add.cu", "--backend", "model",
@@ -178,8 +183,8 @@ with plain generate()."""
 
 
 @pytest.fixture(scope="module")
-def gpu(ckpt):
-    return GpuModel(ckpt, "float32")
+def gpu(gpu3):
+    return gpu3
 
 
 def _replays_exactly(gpu, path) -> None:

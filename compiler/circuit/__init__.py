@@ -6,7 +6,7 @@ Modules, in build order:
 * ``layers``     — builders for one decoder layer, written "by action" on named directions:
   SwiGLU neurons (thresholds, ANDs, products) and Gated DeltaNet heads (state rows).
 * ``checkpoint`` — turns a built circuit into a Qwen3.5 checkpoint directory that plain
-  ``transformers`` loads (config.json, model.safetensors, tokenizer files).
+  ``transformers`` loads (config.json, model-*.safetensors, tokenizer files).
 
 docs/circuit.md explains the conventions (anchor channel, unit scale, margins).
 """

@@ -1,6 +1,6 @@
 """Build the GPU checkpoint: ``qgpu build`` and the engine's first use call this.
 
-The checkpoint directory holds a stock Qwen3.5 model (``config.json``, ``model.safetensors``),
+The checkpoint directory holds a stock Qwen3.5 model (``config.json``, ``model-*.safetensors``),
 its word-level tokenizer, and ``qgpu_layout.json``: the machine it implements, where each
 state structure lives (layer, head) so the engine can decode it, and the residual
 allocation. Checkpoints are cached under ``$QGPU_MODELS`` (default ``~/.cache/qgpu/models``)
@@ -20,6 +20,11 @@ from typing import Callable
 from compiler.machine.config import DEFAULT, BlockLimits, MachineConfig
 
 LAYOUT = "qgpu_layout.json"
+MODEL_DEFAULT = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
+"""The machine of the default checkpoint (``qgpu build``, the model backend and the debugger without
+``--model``): 4 instructions per block, 2.4 G parameters, 9.1 GiB in float32. The interpreter's
+default of 8 would make a 4.9 G-parameter, 18 GiB model, which a 24 GiB machine cannot build
+(``python benchmarks/model_size.py 4 8``)."""
 
 
 def fingerprint(cfg: MachineConfig) -> str:
@@ -34,7 +39,7 @@ def models_dir() -> Path:
     return Path(os.environ.get("QGPU_MODELS") or Path.home() / ".cache" / "qgpu" / "models")
 
 
-def default_model_dir(cfg: MachineConfig = DEFAULT) -> Path:
+def default_model_dir(cfg: MachineConfig = MODEL_DEFAULT) -> Path:
     return models_dir() / f"gpu-{fingerprint(cfg)}"
 
 
@@ -68,9 +73,10 @@ def state_map(spec, sched) -> dict:
             "heads_per_key": spec.heads_per_key}
 
 
-def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = DEFAULT,
-                     progress: Callable[[str], None] = lambda msg: None) -> Path:
-    """Write the checkpoint (atomically: a half-written directory is never left under ``out``)."""
+def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_DEFAULT,
+                     progress: Callable[[str], None] = lambda msg: None, spec=None) -> Path:
+    """Write the checkpoint (atomically: a half-written directory is never left under ``out``).
+    ``spec``: the circuit of ``cfg`` if the caller built it already (``gpu.build_spec(cfg)``)."""
     import shutil
     import tempfile
 
@@ -80,7 +86,7 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = DEFAULT
 
     out = Path(out) if out else default_model_dir(cfg)
     progress("computing the circuit")
-    spec = build_spec(cfg)
+    spec = spec or build_spec(cfg)
     spec.meta = {"machine": dataclasses.asdict(cfg), "fingerprint": fingerprint(cfg),
                  "state": state_map(spec, Schedule(slots=cfg.block.max_instrs))}
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -98,7 +104,7 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = DEFAULT
     return out
 
 
-def ensure_checkpoint(path: str | Path | None, cfg: MachineConfig = DEFAULT,
+def ensure_checkpoint(path: str | Path | None, cfg: MachineConfig = MODEL_DEFAULT,
                       progress: Callable[[str], None] = lambda msg: None) -> Path:
     """The checkpoint to use: ``path`` if given, else the cached default (built on first use)."""
     if path:

@@ -3,7 +3,7 @@
 The output is what plain ``transformers`` loads with ``AutoModelForCausalLM`` and
 ``AutoTokenizer``: ``config.json`` (a ``qwen3_5_text`` model whose circuit layers are
 ``linear_attention``, followed by one all-zero ``full_attention`` layer that
-``generate()`` needs — docs/qwen35/README.md), ``model.safetensors``, and a word-level
+``generate()`` needs — docs/qwen35/README.md), ``model-*.safetensors`` (shards), and a word-level
 tokenizer whose words are the circuit's token names. No custom code.
 """
 
@@ -215,11 +215,16 @@ def write_tokenizer(vocab: list[str], out: Path) -> None:
         "pad_token": "<pad>", "unk_token": "<unk>", "model_max_length": 1 << 20}, indent=1))
 
 
+SHARD = "1GB"
+"""Largest ``model-*.safetensors`` shard (``model.safetensors.index.json`` maps every weight)."""
+
+
 def save_checkpoint(spec: CircuitSpec, out: str | Path, dtype: torch.dtype = torch.float32) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     model = build_model(spec, dtype)
-    model.save_pretrained(out, safe_serialization=True)
+    # shards of at most SHARD: a tool that edits one layer (the tamper tests) rewrites one shard
+    model.save_pretrained(out, safe_serialization=True, max_shard_size=SHARD)
     write_tokenizer(spec.vocab, out)
     (out / "qgpu_layout.json").write_text(json.dumps({
         "residual": spec.space.table(),
