@@ -8,7 +8,9 @@ prediction differs (empty: every token right).
 from __future__ import annotations
 
 import dataclasses
+import os
 
+import pytest
 import torch
 
 from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
@@ -18,6 +20,19 @@ from engine.interpreter import Interpreter
 from engine.launch import build_launch
 
 CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+
+FULL = os.environ.get("QGPU_FULL", "") == "1"
+"""``QGPU_FULL=1``: run every model launch the tests define. Without it, tests marked ``full`` are
+deselected (tests/conftest.py), leaving the launches CI runs (README.md, "What CI runs on the
+model"): a forward pass over a launch costs about 50 ms per token on CI's 2-core CPU, and CI must
+stay well under 30 minutes."""
+
+
+def ci_cases(every: list, ci: list) -> list:
+    """The parameters ``every``, those not in ``ci`` marked ``full`` (run with QGPU_FULL=1 only)."""
+    assert all(c in every for c in ci), "a CI case is not one of the test's cases"
+    return [c if c in ci else pytest.param(*(c if isinstance(c, tuple) else (c,)), marks=pytest.mark.full)
+            for c in every]
 
 
 def load_two() -> list[list[Instr]]:

@@ -15,6 +15,10 @@ from compiler.machine.isa import Imm, Instr, Op, Reg
 EDGES = [0, 1, -1, 2, 7, 15, 16, 31, 32, 255, 256, -256, 0x7FFFFFFF, -0x80000000, 0x12345678, -0x5A5A5A5B,
          0x0F0F0F0F, 0x33333333]
 
+pytestmark = pytest.mark.full
+"""QGPU_FULL=1 only (tests/circuit_programs.py): CI replays the straight-line samples, which use every
+op tested here (README.md, "What CI runs on the model")."""
+
 
 @pytest.fixture(scope="module")
 def model(cfg3_model):
@@ -41,13 +45,16 @@ def _values(seed):
     return ",".join(str(rng.choice(EDGES) if rng.random() < 0.6 else rng.randrange(-2**31, 2**31)) for _ in range(8))
 
 
-@pytest.mark.parametrize("name,ops", [
+OP_CLASSES = [
     ("shifts", [Op.SHL, Op.SHR_U, Op.SHR_S]),
     ("logic", [Op.AND, Op.OR, Op.XOR, Op.NOT]),
     ("arith", [Op.ADD, Op.SUB, Op.MOV]),
     ("bitcount", [Op.POPC, Op.CLZ, Op.BREV, Op.XOR]),
     ("minmax", [Op.MIN_S, Op.MIN_U, Op.MAX_S, Op.MAX_U, Op.SUB]),
-])
+]
+
+
+@pytest.mark.parametrize("name,ops", OP_CLASSES)
 @pytest.mark.parametrize("seed", [1])
 def test_random_programs(model, name, ops, seed):
     prog = _prog(ops, seed)

@@ -54,6 +54,7 @@ def test_the_interpreter_gives_the_reference():
 
 
 @pytest.mark.slow
+@pytest.mark.full  # QGPU_FULL=1 only (tests/circuit_programs.py): CI replays samples that use these ops (README.md)
 def test_atomics_in_the_model(cfg3_model):
     _, model = cfg3_model
     prog, launch = compile_launch(KERNEL)

@@ -41,6 +41,7 @@ def test_the_interpreter_gives_the_reference_and_releases_six_times():
 
 
 @pytest.mark.slow
+@pytest.mark.full  # QGPU_FULL=1 only (tests/circuit_programs.py): CI replays samples that use these ops (README.md)
 def test_barriers_in_the_model(cfg3_model):
     _, model = cfg3_model
     prog, launch = compile_launch(KERNEL)

@@ -9,7 +9,7 @@ Expected tokens come from the reference interpreter's trace (its per-lane writes
 
 import pytest
 
-from circuit_programs import check_program, load_two, program
+from circuit_programs import check_program, ci_cases, load_two, program
 from compiler.machine.isa import ZERO, Guard, Imm, Instr, Op, Pred, Reg
 
 NOP = Instr(Op.MOV, ZERO, (ZERO,))
@@ -44,13 +44,17 @@ def _prog():
     return program(blocks, [("a", True)])
 
 
-@pytest.mark.parametrize("values,block", [("5,-3,0,7,2,2,-1,9", 4), ("-8,4,1,0,3,3,-9,100", 4),
-                                          ("1,1,1,1,1,1,1,1", 4), ("5,-3,0,7,2,2,-1,9", 3)])
+GUARD_CASES = [("5,-3,0,7,2,2,-1,9", 4), ("-8,4,1,0,3,3,-9,100", 4), ("1,1,1,1,1,1,1,1", 4), ("5,-3,0,7,2,2,-1,9", 3)]
+
+
+@pytest.mark.full  # QGPU_FULL=1 only (tests/circuit_programs.py): CI replays samples that use these ops (README.md)
+@pytest.mark.parametrize("values,block", GUARD_CASES)
 def test_guarded_programs(model, values, block):
     bad = check_program(model, _prog(), {"a": values}, block=block)
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"
 
 
+@pytest.mark.full
 def test_predicate_logic(model):
     """and/or/xor/not/mov on predicates from the predicate file and forwarded from setp; the
     results used by selp and as guards."""
@@ -97,8 +101,10 @@ def _pred_store_prog():
     return program(blocks, [("a", True)])
 
 
-@pytest.mark.parametrize("values,block", [("5,-3,0,7,2,2,-1,9", 4), ("-8,4,1,3,3,3,-9,100", 4),
-                                          ("1,1,1,1,1,1,1,1", 4), ("5,-3,0,7,2,2,-1,9", 3)])
+STORE_CASES = [("5,-3,0,7,2,2,-1,9", 4), ("-8,4,1,3,3,3,-9,100", 4), ("1,1,1,1,1,1,1,1", 4), ("5,-3,0,7,2,2,-1,9", 3)]
+
+
+@pytest.mark.parametrize("values,block", ci_cases(STORE_CASES, [STORE_CASES[3]]))
 def test_guarded_setp_and_stores(model, values, block):
     bad = check_program(model, _pred_store_prog(), {"a": values}, block=block)
     assert not bad, f"{len(bad)} wrong tokens; first: {bad[0]}"

@@ -54,6 +54,7 @@ def test_windows_are_not_word_aligned_to_four():
     assert out == want
 
 
+@pytest.mark.full  # QGPU_FULL=1 only (tests/circuit_programs.py): CI replays samples that use these ops (README.md)
 @pytest.mark.parametrize("pad", [3, 4])
 def test_shared_and_local_windows(cfg3_model, pad):
     _, model = cfg3_model

@@ -14,6 +14,10 @@ from test_circuit_alu import EDGES
 
 NOP = Instr(Op.MOV, ZERO, (ZERO,))
 
+pytestmark = pytest.mark.full
+"""QGPU_FULL=1 only (tests/circuit_programs.py): CI replays the straight-line samples, which use every
+op tested here (README.md, "What CI runs on the model")."""
+
 
 @pytest.fixture(scope="module")
 def model(cfg3_model):

@@ -19,7 +19,7 @@ from compiler.circuit.tokens import add_token_groups, all_embeddings, const_row
 from compiler.circuit.words import (constants_file, memory_file, register_file, value_group, word_keys)
 
 CONSTS = constant_names()
-CONST_ROWS = {r: r for r in range(23)}
+CONST_ROWS = {r: r for r in sorted({const_row(n) for n in CONSTS})}
 
 
 def _spec():
@@ -77,7 +77,7 @@ def _program(seed):
             mem[w] = v
         else:
             name = CONSTS[i]
-            lanes = ([int(name.split(".")[2])] if name.startswith(("tid.", "present."))
+            lanes = ([int(name.split(".")[2])] if name.startswith(("tid.", "present.", "lbase."))
                      else [int(name.split(".")[1])] if name.startswith("warp.") else range(4))
             for lane in lanes:
                 const[(const_row(name), lane)] = v

@@ -231,8 +231,9 @@ class DebugApp(App[None]):
     def _compile(self) -> None:
         try:
             kernel = self._reload_kernel()
-        except QgpuError as e:
-            self.post_message(ReloadFailed(self._short_paths(str(e))))
+        except QgpuError as e:  # the command line's form: file:line: error: message, then the detail
+            text = f"{e.location()}error: {e.message}" + (f"\n{e.detail}" if e.detail else "")
+            self.post_message(ReloadFailed(self._short_paths(text)))
             return
         except Exception as e:  # noqa: BLE001
             self.post_message(ReloadFailed(f"{type(e).__name__}: {e}"))

@@ -91,9 +91,8 @@ def _model_session(ns: argparse.Namespace):
     """(loader for the app, kernel reloader, holder of what the loader built)."""
     from compiler.circuit.build import LAYOUT, ensure_checkpoint, machine_from_json
     from compiler.circuit.gpu import unsupported
-    from compiler.machine.config import DEFAULT
 
-    path = ensure_checkpoint(ns.model, DEFAULT, _progress)
+    path = ensure_checkpoint(ns.model, progress=_progress)  # the default machine: build.MODEL_DEFAULT
     cfg = machine_from_json(json.loads((Path(path) / LAYOUT).read_text())["machine"])
     make_kernel = _kernel_loader(ns, cfg)
     kernel = make_kernel()  # compile errors end here, before the UI starts
@@ -170,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("give a kernel file (qgpu-debug kernel.cu) or --replay FILE")
         if ns.file and "=" in ns.file and not Path(ns.file).exists():
             raise LaunchError(f"{ns.file!r} looks like an argument: give the kernel file first")
+        if ns.record:
+            parent = Path(ns.record).expanduser().resolve().parent
+            if not parent.is_dir():
+                raise LaunchError(f"--record {ns.record}: no such directory {parent}")
+            if not os.access(parent, os.W_OK):
+                raise LaunchError(f"--record {ns.record}: the directory is not writable")
         from app.debugger.keymap import load_keymap
 
         keymap = load_keymap(ns.keymap)

@@ -1,0 +1,344 @@
+"""qgpu-debug on the model (the 3-instruction checkpoint of conftest's ``ckpt3``).
+
+Every expectation comes from the reference interpreter run here (its trace tokens and its
+state), or from the model's own cache read directly (reverse stepping must restore it bit for
+bit); never from the debugger's session code.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+import torch
+
+from app.debugger.backends import ModelBackend
+from app.debugger.breakpoints import Breakpoints
+from app.debugger.session import Kernel, Session
+from compiler.circuit.protocol import trace_tokens
+from engine.interpreter import Interpreter
+
+from test_debug_support import SAMPLE, interpreter_trace, sync
+
+pytestmark = pytest.mark.model
+
+
+@pytest.fixture(scope="module")
+def gpu(gpu3):
+    return gpu3  # the session's loaded 3-instruction model (tests/conftest.py)
+
+
+def kernel_of(path, cfg) -> Kernel:
+    from app.launching import launch_for
+
+    k = launch_for(str(path), None, None, None, [], cfg)
+    return Kernel(k.program, k.launch, cfg, path.name, k.args, k.grid, k.block)
+
+
+@pytest.fixture(scope="module")
+def kernel(gpu):
+    return kernel_of(SAMPLE, gpu.machine)
+
+
+@pytest.fixture(scope="module")
+def trace(kernel):
+    return interpreter_trace(kernel.program, kernel.launch, kernel.cfg)
+
+
+@pytest.fixture(scope="module")
+def shared(gpu, kernel):
+    s = Session(ModelBackend(gpu, kernel.program, kernel.launch), kernel)
+    s.start()
+    return s
+
+
+@pytest.fixture
+def session(shared):
+    """The module's session, back at the launch with no breakpoints (restart is exact: the
+    prompt pass's keyframe)."""
+    shared.breakpoints = Breakpoints()
+    shared.restart()
+    return shared
+
+
+def cache_bits(cache) -> dict[str, torch.Tensor]:
+    """Every tensor of the cache as raw integer bits (read here, not through engine/snapshot.py)."""
+    out = {}
+    for i, layer in enumerate(cache.layers):
+        for name in ("conv_states", "recurrent_states"):
+            for k, t in (getattr(layer, name, None) or {}).items():
+                if t is not None:
+                    out[f"{i}.{name}.{k}"] = t.clone().view(torch.int32)
+        for name in ("keys", "values"):
+            t = getattr(layer, name, None)
+            if isinstance(t, torch.Tensor):
+                out[f"{i}.{name}"] = t.clone().view(torch.int32)
+    assert out
+    return out
+
+
+def interp_after(kernel, steps: int) -> Interpreter:
+    it = Interpreter(kernel.program, kernel.launch, kernel.cfg)
+    for _ in range(steps):
+        it.step()
+    return it
+
+
+def assert_state_is_interpreters(frame, it: Interpreter) -> None:
+    cfg = frame.kernel.cfg
+    for ws in it.warps:
+        for lane in range(cfg.lanes):
+            if ws.status[lane] == "absent":
+                continue
+            got = [frame.state.regs[ws.warp][lane][r].value for r in range(1, cfg.regs)]
+            assert got == ws.regs[lane][1:], (ws.warp, lane)
+            assert [frame.state.preds[ws.warp][lane][p].value for p in range(cfg.preds)] == \
+                [int(b) for b in ws.preds[lane]]
+    assert [w.value for w in frame.state.memory] == it.memory
+
+
+def test_a_step_is_one_forward_pass_and_gives_the_interpreters_token(session, gpu, trace):
+    tokens, _ = trace
+    calls = []
+    hook = gpu.model.register_forward_hook(lambda *a: calls.append(1))
+    try:
+        for i in range(1, 30):
+            before = len(calls)
+            stop = session.step()
+            assert len(calls) - before == 1, "one key = one forward pass"
+            assert session.history[i] == tokens[i], i
+            assert stop.kind == "step"
+    finally:
+        hook.remove()
+    ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
+    assert ex[1] < 30
+    session.goto(ex[1] + 1)  # at the second EXEC: the state after one EXEC step
+    f = session.frame(session.step())  # one pass more: EXEC #1 fed, its records not yet
+    assert f.step.index == 1 and f.mismatches == [] and f.lows == []
+    session.goto(ex[1] + 1)
+    f = session.frame(session.back())
+    session.step()
+    f = session.frame(session.back())
+    assert f.pos == ex[1]
+
+
+def test_reverse_step_restores_the_exact_state(session, trace):
+    tokens, _ = trace
+    session.goto(7)  # between keyframes (every 4 tokens): a step back re-executes from one
+    want = cache_bits(session.backend.run.cache)
+    for _ in range(9):
+        session.step()
+    assert session.pos == 16
+    for _ in range(9):
+        session.back()
+    assert session.pos == 7
+    got = cache_bits(session.backend.run.cache)
+    assert got.keys() == want.keys()
+    for k in want:
+        assert torch.equal(got[k], want[k]), k
+    assert session.step().text.endswith(tokens[7])  # and it goes on exactly as before
+    # a longer jump back (reverse-finish) and forward again
+    session.goto(23)
+    mid = cache_bits(session.backend.run.cache)
+    session.back_finish()
+    assert session.pos == 1
+    session.goto(23)
+    again = cache_bits(session.backend.run.cache)
+    assert all(torch.equal(again[k], mid[k]) for k in mid)
+
+
+@pytest.mark.full  # QGPU_FULL=1 only: ~90 s of token-by-token steps; tests/test_debug_app.py hits EXEC breakpoints
+def test_breakpoint_on_a_divergent_block(session, kernel, trace):
+    tokens, events = trace
+    full = {}
+    for t in kernel.launch.threads:
+        full[t.warp] = full.get(t.warp, 0) | 1 << t.lane
+    n, ev = next((n, ev) for n, ev in enumerate(events) if ev.mask != full[ev.warp])
+    first = next(i for i, ev2 in enumerate(events) if ev2.block == ev.block)
+    at = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")][first]
+    session.add_breakpoint(f"EXEC({ev.block},*)")
+    stop = session.cont()
+    assert stop.kind == "breakpoint" and session.pos - 1 == at
+    f = session.frame(stop)
+    assert f.tokens[-1] == tokens[at]
+    assert_state_is_interpreters(f, interp_after(kernel, first))
+    assert f.mismatches == [] and f.departure is None
+    # continue to the divergent step itself and look at what the debugger says about it
+    session.breakpoints = Breakpoints()
+    session.add_breakpoint(f"EXEC({ev.block},{ev.warp})")
+    while session.pos - 1 < [i for i, t in enumerate(tokens) if t.startswith("EXEC.")][n]:
+        stop = session.cont()
+        assert stop.kind == "breakpoint"
+    f = session.frame(stop)
+    assert f.step.index == n and f.step.mask == ev.mask
+    from app.debugger.widgets.machine import explain
+
+    text = explain(f)
+    waiting = [lane for lane in range(kernel.cfg.lanes) if full[ev.warp] >> lane & 1 and not ev.mask >> lane & 1]
+    assert waiting and f"{','.join(map(str, waiting))} wait" in text and "diverged" in text, text
+    it = interp_after(kernel, n)
+    assert all(f"wait at B{it.warps[ev.warp].pcs[lane]}" in text for lane in waiting), text
+
+
+def _corrupt(session, gpu) -> None:
+    """Flip bit 0 of r4 in lane 1 of warp 0 and blur it in lane 2 (set = clear), in the register
+    file copy engine/model.py reads (layout["state"]["registers"]: two heads per lane)."""
+    loc = gpu.layout["state"]["registers"]
+    base = loc["head"] * gpu.layout["state"]["heads_per_key"]
+    S = session.backend.run.cache.layers[loc["layer"]].recurrent_states[0][0]
+    for h in (base + 2, base + 3):
+        S[h, 4, [0, 1]] = S[h, 4, [1, 0]].clone()
+    for h in (base + 4, base + 5):
+        S[h, 4, [0, 1]] = S[h, 4, [0, 1]].mean()
+
+
+def test_injected_state_error_is_reported(session, gpu, trace):
+    tokens, _ = trace
+    ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
+    session.goto(ex[2] + 1)
+    assert session.frame(session.here()).mismatches == []
+    _corrupt(session, gpu)
+    f = session.frame(session.here())
+    assert [x.where for x in f.mismatches if x.kind == "reg"][:1] == ["w0 l1 r4"]
+    assert any(lw.where == "w0 l2 r4" and lw.margin < 0.5 for lw in f.lows)
+    # a step back and forth restores the model's own state (the keyframes hold it)
+    session.back()
+    session.step()
+    f = session.frame(session.here())
+    assert f.mismatches == [] and f.lows == []
+
+
+def test_record_then_replay_shows_the_same_tokens_and_state(gpu, kernel, trace, tmp_path):
+    from app.debugger.backends import ReplayBackend
+    from app.debugger.replay import Recorder, load
+
+    tokens, _ = trace
+    path = tmp_path / "s.qgpu-replay"
+    rec = Recorder(path, gpu)
+    s = Session(ModelBackend(gpu, kernel.program, kernel.launch), kernel, recorder=rec)
+    s.start()
+    live = {}
+    for _ in range(2):
+        s.step_exec()
+        s.step()
+        live[s.pos] = s.frame(s.here()).state.to_json()
+    for _ in range(3):
+        s.step()
+    rec.close()
+    r = load(path)
+    assert r.tokens == s.history == tokens[:len(r.tokens)]
+    assert r.header["model"]["dtype"] == "float32"
+    assert r.rom == s.backend.rom()
+    replay = Session(ReplayBackend(r), r.kernel, history=(r.tokens, r.margins))
+    replay.start()
+    for pos, st in live.items():
+        replay.goto(pos)
+        f = replay.frame(replay.here())
+        assert f.pos == pos and f.state.to_json() == st and f.tokens == tokens[:pos]
+
+
+# --- the app on the model -------------------------------------------------------------------------
+@sync
+async def test_the_ui_keeps_working_while_the_model_steps(shared):
+    from app.debugger.app import DebugApp
+
+    shared.breakpoints = Breakpoints()
+    shared.restart()
+    app = DebugApp(lambda p: shared, watch=False, show_timing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.frame.pos == 1
+        await pilot.press("n")  # a whole EXEC step: tens of forward passes in the worker
+        assert app.busy
+        await pilot.press("w")  # the UI answers meanwhile
+        assert app.warp == 1 and app.busy
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.busy and app.frame.tokens[-1].startswith("EXEC.") and app.frame.step.index == 1
+
+
+def _edit(path, old, new):
+    """Save like an editor: write a temporary file and rename it over the kernel."""
+    text = path.read_text()
+    assert old in text
+    tmp = path.with_name(path.name + ".swp")
+    tmp.write_text(text.replace(old, new))
+    os.replace(tmp, path)
+
+
+async def _wait(pilot, cond, timeout=300.0):
+    t = time.monotonic()
+    while not cond():
+        assert time.monotonic() - t < timeout, "timed out"
+        await pilot.pause(0.1)
+    app = pilot.app
+    busy = [w for w in app.workers if w.group != "watch"]  # the watcher never ends
+    if busy:  # (an empty list would mean "every worker" to wait_for_complete)
+        await app.workers.wait_for_complete(busy)
+    await pilot.pause()
+
+
+def _reload_app(gpu, path):
+    from app.debugger.app import DebugApp
+
+    def load_kernel():
+        return kernel_of(path, gpu.machine)
+
+    def loader(progress):
+        k = load_kernel()
+        return Session(ModelBackend(gpu, k.program, k.launch), k,
+                       make_backend=lambda kk: ModelBackend(gpu, kk.program, kk.launch))
+
+    return DebugApp(loader, kernel_file=str(path), reload_kernel=load_kernel, show_timing=False)
+
+
+@sync
+async def test_hot_reload_valid_then_broken_edit(gpu, tmp_path):
+    path = tmp_path / "kernel.cu"
+    path.write_text(SAMPLE.read_text())
+    app = _reload_app(gpu, path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait(pilot, lambda: app.frame is not None)
+        app.session.add_breakpoint("EXEC(2,*)")
+        line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "r = 333" in t)
+        app.session.add_breakpoint(f"line {line}")
+        await pilot.press("s")
+        await _wait(pilot, lambda: not app.busy)
+        assert app.frame.pos == 2
+        _edit(path, "r = 333;", "r = 334;")
+        await _wait(pilot, lambda: app.reloads == 1 and not app.busy)
+        f = app.frame
+        assert "r = 334;" in f.kernel.program.source and f.pos == 1 and f.stop.kind == "reload"
+        assert [bp.spec for bp in app.session.breakpoints.items] == ["EXEC(2,*)", f"line {line}"]
+        want, _ = interpreter_trace(f.kernel.program, f.kernel.launch, f.kernel.cfg)
+        assert want[0] == f.tokens[0]
+        assert any(t == "S.78" or t.startswith("B0.78") for t in want)  # 334 = 0x14e: B0.78 B1.1 ...
+        _edit(path, "r = 334;", "r = ;")
+        await _wait(pilot, lambda: app.reload_errors == 1)
+        box = app.query_one("#error")
+        assert box.has_class("-shown")
+        text = str(box.render())
+        assert f"kernel.cu:{line}" in text and "error" in text and str(tmp_path) not in text
+        assert "reload failed" in app.query_one("#status").render().plain
+        await pilot.press("s")  # the session goes on with the previous build
+        await _wait(pilot, lambda: not app.busy)
+        assert app.frame.pos == 2 and "r = 334;" in app.frame.kernel.program.source
+
+
+def test_snapshot_compile_error_after_reload(gpu, tmp_path, snap_compare, monkeypatch):
+    from conftest import require_clang
+
+    require_clang()  # the message and the PTX pane depend on the toolchain: snapshots use clang
+    monkeypatch.setenv("QGPU_CUDA_COMPILER", "clang")
+    path = tmp_path / "kernel.cu"
+    path.write_text(SAMPLE.read_text())
+    app = _reload_app(gpu, path)
+
+    async def run_before(pilot):
+        await _wait(pilot, lambda: app.frame is not None)
+        _edit(path, "r = 333;", "r = ;")
+        await _wait(pilot, lambda: app.reload_errors == 1)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(120, 40))
