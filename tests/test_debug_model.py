@@ -193,6 +193,7 @@ def _corrupt(session, gpu) -> None:
         S[h, 4, [0, 1]] = S[h, 4, [0, 1]].mean()
 
 
+@pytest.mark.full  # QGPU_FULL=1 only (~50 s); tests/test_debug_app.py injects one into a replay
 def test_injected_state_error_is_reported(session, gpu, trace):
     tokens, _ = trace
     ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
