@@ -46,6 +46,8 @@ async def run(ns) -> None:
     marks: dict[str, float] = {}
 
     class Timed(DebugApp):
+        CSS_PATH = str(Path(__file__).resolve().parents[1] / "app" / "debugger" / "debugger.tcss")  # Textual resolves it beside the subclass
+
         def _show(self, f):
             super()._show(f)
             self.call_after_refresh(lambda: marks.__setitem__("frame", time.perf_counter()))

@@ -3,7 +3,7 @@
 For each sample (``compiler.circuit.gpu.unsupported`` is empty for it on the checkpoint's
 machine): prompt and generated tokens, EXEC steps, whether the model predicts every token of
 the interpreter's trace (else the first wrong generated token), and the seconds it took.
-Run: python benchmarks/replay_samples.py --model DIR [--dtype float32|bfloat16]
+Run: python benchmarks/replay_samples.py --model DIR [--dtype float32|bfloat16] [SAMPLE ...]
 """
 
 import argparse
@@ -26,12 +26,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", required=True)
     ap.add_argument("--dtype", default="float32")
+    ap.add_argument("samples", nargs="*", help="sample names (default: every sample)")
     ns = ap.parse_args()
     gpu = GpuModel(ns.model, ns.dtype)
     cfg = gpu.machine
     print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} replay | s |")
     print("|---|---|---|---|---|---|---|")
-    for f in sorted(glob.glob("samples/*.cu")):
+    files = [f"samples/{n}.cu" for n in ns.samples] or sorted(glob.glob("samples/*.cu"))
+    for f in files:
         h = read_header(f)
         prog = compile_file(f, h.kernel, cfg)
         launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
