@@ -84,7 +84,7 @@ def test_engine_steps_and_decodes_state(gpu):
     want = trace_tokens(res.trace)
     # generate the first steps one forward pass at a time (the recurrent kernel), the rest
     # teacher-forced (generation of whole launches: the fresh-process and CLI tests)
-    stepped = 24  # each generated step reads every weight once: about 0.4 s on a 2-core CPU
+    stepped = 24  # each generated step reads every weight once: about 1 s on a 2-core CPU (docs/status.md)
     while len(run.generated) < stepped:
         tok = run.step(hidden=not run.generated)
         assert tok == want[len(run.generated) - 1], len(run.generated)
@@ -207,7 +207,7 @@ CI_REPLAYS = [f"samples/{s}.cu" for s in STRAIGHT_LINE + ["divergence_nested"] +
 
 GENERATED = ["samples/divergence_nested.cu"]
 """Samples replayed by generating token by token through the CLI (the model choosing every EXEC
-with the recurrent kernel): QGPU_FULL=1 only, about 0.4 s per generated token. In CI, generation
+with the recurrent kernel): QGPU_FULL=1 only, about 1 s per generated token. In CI, generation
 is exercised by plain generate() in a fresh process, by the engine test and by the debugger's
 model tests (one forward pass per step)."""
 
