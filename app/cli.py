@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"instructions per block of the machine the circuit implements (default "
                         f"{MODEL_DEFAULT.block.max_instrs}); fewer makes a smaller, faster model and more, "
                         "shorter blocks")
+    b.add_argument("--rom-blocks", type=_positive, default=MODEL_DEFAULT.rom_blocks,
+                   help=f"program ROM size in blocks (default {MODEL_DEFAULT.rom_blocks}, at most 52); a kernel "
+                        "with more blocks than this keeps the machine's own div/rem, which the circuit lacks")
     return p
 
 
@@ -195,7 +198,10 @@ def cmd_build(ns: argparse.Namespace) -> int:
 
     from compiler.circuit.build import build_checkpoint
 
-    cfg = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=ns.max_instrs))
+    from compiler.circuit.build import MODEL_DEFAULT
+
+    cfg = dataclasses.replace(MODEL_DEFAULT, rom_blocks=ns.rom_blocks,
+                              block=dataclasses.replace(MODEL_DEFAULT.block, max_instrs=ns.max_instrs))
     build_checkpoint(ns.out, cfg, _progress)
     return 0
 

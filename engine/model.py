@@ -157,6 +157,7 @@ class ModelRun:
         """(block, slot) -> non-zero fields, decoded from the ROM heads' state (bit pairs; a field
         never written reads 0). Fields with a bit below the margin raise (corrupt ROM)."""
         from compiler.circuit.protocol import FIELDS
+        from compiler.circuit.rom import cell as rom_cell
 
         m = self.gpu.layout["state"]["heads_per_key"]
         out: dict[tuple[int, int], dict[str, int]] = {}
@@ -166,8 +167,8 @@ class ModelRun:
             for b in range(self.gpu.machine.rom_blocks):
                 fields = {}
                 for f, name in enumerate(FIELDS):
-                    j, g = divmod(f, 4)
-                    pairs = S[base + j, 4 * b + g, 16 * g:16 * g + 16].reshape(8, 2) / VAMP
+                    j, row, col = rom_cell(b, f)
+                    pairs = S[base + j, row, col:col + 16].reshape(8, 2) / VAMP
                     diff = pairs[:, 0] - pairs[:, 1]
                     written = diff.abs() > MARGIN
                     if bool(((diff.abs() > 1e-3) & ~written).any()):

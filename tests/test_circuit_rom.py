@@ -4,6 +4,8 @@ The prompt of a real sample writes the ROM; an ``EXEC.b.0.15`` token per block t
 fetches block b. Expected field bytes come from the protocol's ROM encoding.
 """
 
+import dataclasses
+
 import pytest
 import torch
 
@@ -12,33 +14,45 @@ from circuit_support import mini_spec
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, encode_rom, prompt_tokens
 from compiler.kernel_compiler import compile_file
+from compiler.machine.config import DEFAULT
 from engine.launch import build_launch, parse_assignments, read_header
 
 
-def _rom_layer(space, layers):
-    for s in range(SLOTS_PER_BLOCK):
-        build_rom_slot(layers[1], space, s, 32)
-        build_rom_decode(layers[1], space, s)
+BIG = dataclasses.replace(DEFAULT, rom_blocks=48, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
+"""A 48-block ROM (the default checkpoint's): switch_case's expanded divisions need 34 blocks."""
+
+
+def _rom_layers(blocks):
+    def build(space, layers):
+        for s in range(SLOTS_PER_BLOCK):
+            build_rom_slot(layers[1], space, s, blocks)
+            build_rom_decode(layers[1], space, s)
+    return build
 
 
 @pytest.fixture(scope="module")
-def spec():
-    return mini_spec(1, _rom_layer)
+def specs():
+    return {DEFAULT: mini_spec(1, _rom_layers(DEFAULT.rom_blocks)), BIG: mini_spec(1, _rom_layers(48), cfg=BIG)}
 
 
-@pytest.mark.parametrize("path,dtype", [("samples/dot.cu", torch.float32), ("samples/byte_pack.cu", torch.float32),
-                                        ("samples/dot.cu", torch.bfloat16)])
-def test_exec_fetches_every_field_of_its_block(spec, path, dtype):
-    prog = compile_file(path)
+@pytest.mark.parametrize("path,dtype,cfg", [("samples/dot.cu", torch.float32, DEFAULT),
+                                            ("samples/byte_pack.cu", torch.float32, DEFAULT),
+                                            ("samples/dot.cu", torch.bfloat16, DEFAULT),
+                                            ("samples/switch_case.cu", torch.float32, BIG)])
+def test_exec_fetches_every_field_of_its_block(specs, path, dtype, cfg):
+    spec = specs[cfg]
+    prog = compile_file(path, cfg=cfg)
+    if cfg is BIG:
+        assert len(prog.blocks) > 32, "the test wants blocks beyond a 32-block ROM"
     h = read_header(path)
     launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args))
-    toks = prompt_tokens(prog, launch)
+    toks = prompt_tokens(prog, launch, cfg)
     order = list(range(len(prog.blocks)))[::-1]  # fetch in reverse, then block 0 again
     toks += [f"EXEC.{b}.0.15" for b in order + [0]]
-    ids = torch.tensor([Vocab().encode(toks)])
+    ids = torch.tensor([Vocab(cfg).encode(toks)])
     with torch.no_grad():
         hs = build_model(spec, dtype)(input_ids=ids, output_hidden_states=True).hidden_states[2][0].double()
-    rom = encode_rom(prog)
+    rom = encode_rom(prog, cfg)
     worst = 1.0
     for pos, b in zip(range(len(toks) - len(order) - 1, len(toks)), order + [0]):
         for s in range(SLOTS_PER_BLOCK):

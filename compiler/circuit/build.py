@@ -20,11 +20,14 @@ from typing import Callable
 from compiler.machine.config import DEFAULT, BlockLimits, MachineConfig
 
 LAYOUT = "qgpu_layout.json"
-MODEL_DEFAULT = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
+MODEL_DEFAULT = dataclasses.replace(DEFAULT, rom_blocks=48, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
 """The machine of the default checkpoint (``qgpu build``, the model backend and the debugger without
-``--model``): 4 instructions per block, 2.4 G parameters, 9.1 GiB in float32. The interpreter's
-default of 8 would make a 4.9 G-parameter, 18 GiB model, which a 24 GiB machine cannot build
-(``python benchmarks/model_size.py 4 8``)."""
+``--model``): 4 instructions per block and a 48-block ROM. The interpreter's default of 8
+instructions would make a 4.9 G-parameter, 18 GiB model, which a 24 GiB machine cannot build
+(``python benchmarks/model_size.py 4 8``); shorter blocks need more of them, and 48 blocks fit every
+sample with its divisions expanded (``switch_case``: 34). The step context's value head (one
+column per block, warp and lane bit) holds at most 52 blocks; the checkpoint builder refuses a
+machine whose state does not fit its heads."""
 
 
 def fingerprint(cfg: MachineConfig) -> str:

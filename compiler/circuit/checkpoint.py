@@ -164,6 +164,18 @@ def _fill_mlp(L: LayerSpec, mlp) -> None:
         acc.flush()
 
 
+def check_head(L: LayerSpec, kh, m: int, dk: int, dv: int) -> None:
+    """A head that needs more rows, columns or value heads than the config has would silently
+    spill into its neighbours' weights: refuse it."""
+    if len(kh.values) > m:
+        raise ValueError(f"layer {L.index} head {kh.name}: {len(kh.values)} value heads > {m}")
+    if max([*kh.q, *kh.k, -1]) >= dk:
+        raise ValueError(f"layer {L.index} head {kh.name}: state row {max([*kh.q, *kh.k])} >= {dk}")
+    for vh in kh.values:
+        if max([*vh.v, *vh.z, *vh.out, -1]) >= dv:
+            raise ValueError(f"layer {L.index} value head {vh.name}: column {max([*vh.v, *vh.z, *vh.out])} >= {dv}")
+
+
 def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
     la.A_log.fill_(-1e4)  # exp(A_log) = 0: the decay exp(g) is exactly 1 (state never fades)
     la.norm.weight.fill_(1.0)
@@ -171,8 +183,7 @@ def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
     Z, O = _Acc(la.in_proj_z.weight), _Acc(la.out_proj.weight)
     kdim = nk * dk
     for h, kh in enumerate(L.heads):
-        if len(kh.values) > m:
-            raise ValueError(f"layer {L.index} head {kh.name}: {len(kh.values)} value heads > {m}")
+        check_head(L, kh, m, dk, dv)
         for base, forms in ((h * dk, kh.q), (kdim + h * dk, kh.k)):
             for row, (lag, form) in forms.items():
                 _conv_row(W, C, base + row, lag, form)

@@ -22,7 +22,8 @@ def render() -> str:
 
     spec = build_spec(MODEL_DEFAULT)
     kw = spec.config_kwargs()
-    out = [BEGIN, "", f"The default checkpoint's machine: {MODEL_DEFAULT.block.max_instrs} instructions per block.", "",
+    out = [BEGIN, "", f"The default checkpoint's machine: {MODEL_DEFAULT.block.max_instrs} instructions per block, "
+           f"a {MODEL_DEFAULT.rom_blocks}-block ROM.", "",
            "### Model dimensions (what `config.json` says)", "", "| setting | value |", "|---|---|"]
     for k in ("hidden_size", "intermediate_size", "num_hidden_layers", "linear_num_key_heads",
               "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "vocab_size"):

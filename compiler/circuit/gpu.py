@@ -11,7 +11,7 @@ Stages, in pipeline order (docs/circuit.md has the full plan and what is missing
 
 from __future__ import annotations
 
-from compiler.circuit.checkpoint import CircuitSpec
+from compiler.circuit.checkpoint import CircuitSpec, check_head
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import Vocab
@@ -22,24 +22,28 @@ from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
 
 DK = 128  # state rows per head: enough for the 126 memory words
-DV = 64   # value columns per head: four ROM fields as bit pairs, or two bytes as nibble one-hots
+DV = 64   # value columns per head: two ROM fields as bit pairs, or two bytes as nibble one-hots
+HEADS_PER_KEY = 8  # value heads per key head (a ROM slot uses all 8)
 
 
 def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitSpec:
     vocab = Vocab(cfg)
     space = Space("residual")
-    add_token_groups(space, cfg.lanes)
+    add_token_groups(space, cfg.lanes, cfg.rom_blocks)
     latch = build_latch(space, 0)
     sched = Schedule(slots=cfg.block.max_instrs)
     layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + WRITEBACK_DEPTH)]
     SlotBuilder(space, layers, cfg, sched).build()
     wb = WritebackBuilder(space, layers, cfg, sched)
     wb.build()
+    for L in layers:
+        for kh in L.heads:
+            check_head(L, kh, HEADS_PER_KEY, DK, DV)
     for L in layers[1:]:
         L.doc = L.doc or "; ".join(dict.fromkeys(h.name.split(".")[0] for h in L.heads)) or "MLP only"
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed=wb.unembed(vocab), layers=layers, dk=DK, dv=DV,
-                       heads_per_key=8, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})
+                       heads_per_key=HEADS_PER_KEY, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})
 
 
 def unsupported(program, launch) -> list[str]:

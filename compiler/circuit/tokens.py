@@ -46,7 +46,7 @@ def add_constant_groups(space: Space) -> None:
               "exactly ANCHOR (layers.ballast); every norm weight zeroes them, nothing reads them", stage="token")
 
 
-def add_token_groups(space: Space, lanes: int) -> None:
+def add_token_groups(space: Space, lanes: int, blocks: int = 32) -> None:
     add_constant_groups(space)
     space.add("tok.kind", KINDS, doc="which kind of token this position holds", stage="token")
     space.add("addr.slot", tuple(range(SLOTS_PER_BLOCK)) + (NONE,), doc="I: instruction slot", stage="token")
@@ -63,7 +63,7 @@ def add_token_groups(space: Space, lanes: int) -> None:
     space.add("sx", [(i, v) for i in range(8) for v in (0, 1)],
               doc="S: the short value's low byte, bit pairs (bits 8..31 repeat bit 7)", stage="token")
     space.add("pval", (0, 1), doc="P: the predicate value", stage="token")
-    space.add("exec.block", range(32), doc="EXEC: block", stage="token")
+    space.add("exec.block", range(blocks), doc="EXEC: block", stage="token")
     space.add("exec.warp", range(4), doc="EXEC: warp", stage="token")
     space.add("exec.lanes", [(l, v) for l in range(lanes) for v in (0, 1)],
               doc="EXEC: lane l is active (its mask bit), a one-hot pair (l, bit)", stage="token")

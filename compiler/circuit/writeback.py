@@ -441,7 +441,8 @@ class WritebackBuilder:
         runl = sp.add("pc.run", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
                       doc="lane l of warp w is at a block: not exited, holds a thread (0/1)", stage="writeback")
         at = sp.add("pc.at", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
-                    doc="the block lane l of warp w runs next (0..31; 0 when not running)", stage="writeback")
+                    doc=f"the block lane l of warp w runs next (0..{blocks - 1}; 0 when not running)",
+                    stage="writeback")
         low = sp.add("pc.low", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
                      doc="Σ_l [lane l of warp w at b] − 5·Σ_l [lane l below b]: ≥ 1 iff b is the warp's lowest "
                      "block", stage="writeback")
