@@ -1,9 +1,9 @@
 """Teacher-forced replay of every sample the circuit implements, as a table for docs/status.md.
 
-For each sample (``compiler.circuit.gpu.unsupported`` is empty for it on the checkpoint's
-machine): prompt and generated tokens, EXEC steps, whether the model predicts every token of
+For each sample (a sample that uses what ``compiler.circuit.gpu.unsupported`` lists on the
+checkpoint's machine gets a row saying so): prompt and generated tokens, EXEC steps, whether the model predicts every token of
 the interpreter's trace (else the first wrong generated token), and the seconds it took.
-Run: python benchmarks/replay_samples.py --model DIR [--dtype float32|bfloat16] [SAMPLE ...]
+Run: python benchmarks/replay_samples.py [--model DIR] [--dtype float32|bfloat16] [SAMPLE ...]
 """
 
 import argparse
@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from compiler.circuit.build import ensure_checkpoint  # noqa: E402
 from compiler.circuit.gpu import unsupported  # noqa: E402
 from compiler.circuit.protocol import trace_tokens  # noqa: E402
 from compiler.kernel_compiler import compile_file  # noqa: E402
@@ -24,11 +25,11 @@ from engine.model import GpuModel  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", required=True)
+    ap.add_argument("--model", help="checkpoint directory (default: the default checkpoint, built on first use)")
     ap.add_argument("--dtype", default="float32")
     ap.add_argument("samples", nargs="*", help="sample names (default: every sample)")
     ns = ap.parse_args()
-    gpu = GpuModel(ns.model, ns.dtype)
+    gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype)
     cfg = gpu.machine
     print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} replay | s |")
     print("|---|---|---|---|---|---|---|")
@@ -37,7 +38,10 @@ def main() -> None:
         h = read_header(f)
         prog = compile_file(f, h.kernel, cfg)
         launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
-        if unsupported(prog, launch):
+        missing = unsupported(prog, launch)
+        if missing:
+            print(f"| {Path(f).stem} | {h.grid}x{h.block} | - | - | - | not on the model: {', '.join(missing)} | - |",
+                  flush=True)
             continue
         res = Interpreter(prog, launch, cfg).run()
         want = trace_tokens(res.trace)

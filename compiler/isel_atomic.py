@@ -14,7 +14,10 @@ Memory is read at one depth of a pass and written by the tokens after it, so eac
 pass sees the writes of the lanes before it: the same values as the atomic in lane order,
 and the same trace of stores. The serial block holds nothing else (another load or store
 in it would see or make writes in a different order), jumps to the block after it, and
-is never the entry block; a guarded atomic guards every instruction of its expansion.
+is never the entry block. A guarded atomic (``@p atom``, or one that if-conversion guarded)
+becomes a branch around its serial block: the lanes where p is false skip it, exactly as
+they skip the PTX instruction, and the expansion itself stays unguarded (guarded results
+wait a slot, so a guarded expansion would not fit a short block).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import dataclasses
 import itertools
 
 from compiler.cfg import VBlock, VProgram
-from compiler.machine.isa import ZERO, Guard, Imm, Instr, Jump, Op, Pred, Reg
+from compiler.machine.isa import ZERO, Branch, Guard, Imm, Instr, Jump, Op, Pred, Reg
 
 _names = itertools.count()
 
@@ -37,17 +40,17 @@ def _temp_pred() -> Pred:
 
 
 def expand(ins: Instr) -> list[Instr]:
-    """The read-modify-write of one ``atom`` (virtual registers)."""
+    """The read-modify-write of one unguarded ``atom`` (virtual registers)."""
+    assert ins.guard is None, "a guarded atomic is a branch around its serial block"
     space, _, op = ins.mod.partition(".")
     base, off, c, c2 = ins.srcs
     old = ins.dst if ins.dst not in (None, ZERO) else _temp()
-    g = ins.guard
-    out: list[Instr] = [Instr(Op.LD, old, (base, off), space, guard=g, line=ins.line)]
+    out: list[Instr] = [Instr(Op.LD, old, (base, off), space, line=ins.line)]
 
-    def emit(o: Op, dst, srcs, mod: str = "", guard: Guard | None = g) -> None:
+    def emit(o: Op, dst, srcs, mod: str = "", guard: Guard | None = None) -> None:
         out.append(Instr(o, dst, tuple(srcs), mod, guard=guard, line=ins.line))
 
-    def store(value, guard: Guard | None = g) -> None:
+    def store(value, guard: Guard | None = None) -> None:
         emit(Op.ST, None, (base, off, value), space, guard)
 
     simple = {"add": Op.ADD, "min.s": Op.MIN_S, "min.u": Op.MIN_U, "max.s": Op.MAX_S, "max.u": Op.MAX_U,
@@ -61,14 +64,6 @@ def expand(ins: Instr) -> list[Instr]:
     elif op == "cas":  # swap in c2 where the old value equals c
         p = _temp_pred()
         emit(Op.SETP, p, (old, c), "eq")
-        if g is not None:  # a guarded cas: lanes that skip it must not store
-            guard = g.pred
-            if g.negate:
-                guard = _temp_pred()
-                emit(Op.PNOT, guard, (g.pred,), guard=None)
-            q = _temp_pred()
-            emit(Op.PAND, q, (p, guard), guard=None)
-            p = q
         store(c2, Guard(p))
     elif op == "inc":  # old >= c (unsigned) ? 0 : old + 1
         p, t, new = _temp_pred(), _temp(), _temp()
@@ -91,28 +86,37 @@ def expand(ins: Instr) -> list[Instr]:
 
 def serialize_atomics(prog: VProgram) -> VProgram:
     """Every ``atom`` into a serial block of its own, expanded (see the module docstring). A run
-    of other instructions stays one block; consecutive atomics need nothing between them."""
+    of other instructions stays one block; consecutive unguarded atomics need nothing between
+    them; the block before a guarded one branches on its guard (an empty block where there is
+    no other instruction to end)."""
     blocks: list[VBlock] = []
     for n, vb in enumerate(prog.blocks):
-        runs: list[tuple[bool, list[Instr]]] = []
+        runs: list[tuple[bool, list[Instr], Guard | None]] = []  # (serial, instructions, guard)
         for ins in vb.instrs:
             if ins.op is Op.ATOM:
-                runs.append((True, expand(ins)))
+                if ins.guard is not None and (not runs or runs[-1][0]):
+                    runs.append((False, [], None))  # the block that branches around it
+                runs.append((True, expand(dataclasses.replace(ins, guard=None)), ins.guard))
             elif runs and not runs[-1][0]:
                 runs[-1][1].append(ins)
             else:
-                runs.append((False, [ins]))
-        if not any(serial for serial, _ in runs):
+                runs.append((False, [ins], None))
+        if not any(serial for serial, _, _ in runs):
             blocks.append(vb)
             continue
         if n == 0 and runs[0][0]:  # the entry block is never serial (every lane starts there together)
-            runs.insert(0, (False, []))
+            runs.insert(0, (False, [], None))
         if runs[-1][0]:  # a serial block jumps to the next block: the terminator gets one of its own
-            runs.append((False, []))
+            runs.append((False, [], None))
         labels = [vb.label] + [f"{vb.label}@{k}" for k in range(1, len(runs))]
-        for k, (serial, instrs) in enumerate(runs):
-            last = k == len(runs) - 1
-            blocks.append(VBlock(labels[k], instrs, vb.term if last else Jump(labels[k + 1]),
+        for k, (serial, instrs, _) in enumerate(runs):
+            if k == len(runs) - 1:
+                term = vb.term
+            elif runs[k + 1][2] is not None:  # lanes whose guard is false skip the next (serial) block
+                term = Branch(runs[k + 1][2], labels[k + 1], labels[k + 2])
+            else:
+                term = Jump(labels[k + 1])
+            blocks.append(VBlock(labels[k], instrs, term,
                                  vb.ptx_line if k == 0 else (instrs[0].line if instrs else vb.ptx_line),
                                  serial=serial))
     return dataclasses.replace(prog, blocks=blocks)

@@ -10,6 +10,7 @@ because the low 32 bits of add/sub/mul/shl/logic results depend only on the low
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from compiler.cfg import VBlock, VProgram, simplify
@@ -20,7 +21,7 @@ from compiler.isel_common import (
 )
 from compiler.isel_memory import MemoryOps
 from compiler.isel_warp import WarpOps
-from compiler.machine.isa import Barrier, Branch, Exit, Instr, Jump, Op, Reg
+from compiler.machine.isa import Barrier, Branch, Exit, Guard, Instr, Jump, Op, Reg
 from compiler.ptx_parse import PAddr, PImm, PReg, PSpecial, PSym, PtxInstr, PtxKernel, PtxLabel, PVec
 
 __all__ = ["hidden_shared", "lower_kernel"]
@@ -273,6 +274,17 @@ def lower_kernel(kernel: PtxKernel, filename: str, shared_offsets: dict[str, int
             if item.guard is not None:
                 raise ctx.err(f"guarded '{item.opcode}' across 4-lane warps is not supported")
             barrier_groups(low.wide_vote(item))
+            continue
+        if item.guard is not None and base in ("shfl", "vote"):
+            # which lanes *execute* a shuffle or vote matters, and the circuit has no guarded
+            # cross-lane op: lanes whose guard is false branch around it, as they skip it in PTX
+            g = low.guard(item.guard)
+            body, after = f"L{item.line}.g", f"L{item.line}.j"
+            close(Branch(Guard(g.pred, not g.negate), after, body), body)
+            low.lower(dataclasses.replace(item, guard=None))
+            cur.instrs.extend(ctx.out)
+            ctx.out.clear()
+            close(Jump(after), after)
             continue
         low.lower(item)
         cur.instrs.extend(ctx.out)

@@ -34,7 +34,10 @@ def _cheap_defs(prog: VProgram) -> dict[Reg, Instr]:
             elif i.op is Op.MOV and i.srcs[0] in defs:
                 defs[d] = defs[i.srcs[0]]
                 changed = True
-    return defs
+    # an atomic's serial block holds only its read-modify-write (compiler/isel_atomic.py): no
+    # recomputed copies in there, its operands stay in registers
+    in_serial = {r for b in prog.blocks if b.serial for i in b.instrs for r in i.regs_read()}
+    return {d: i for d, i in defs.items() if d not in in_serial}
 
 
 def rematerialise(prog: VProgram) -> VProgram:

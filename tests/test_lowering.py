@@ -443,3 +443,36 @@ def test_special_registers_follow_from_the_basic_ones():
         gt, ge, eq = (M << (lane + 1)) & M, (M << lane) & M, 1 << lane
         want += [(lt ^ (le << 1) ^ (gt * 3) ^ (ge * 5) ^ (eq * 7)) & M, 0, 1 + 10 + 100 + 1000, 0 + 10 * 1]
     assert arrays["out"] == want
+
+
+GUARDED_WARP_OPS = """
+ld.param.u64 %rd1, [k_param_0];
+cvta.to.global.u64 %rd1, %rd1;
+mov.u32 %r1, %tid.x;
+mad.lo.s32 %r2, %r1, 10, 5;
+mov.u32 %r3, 99;
+mov.u32 %r4, 7;
+setp.lt.u32 %p1, %r1, 2;
+setp.ge.u32 %p2, %r1, 2;
+setp.eq.u32 %p3, %r1, 3;
+@%p1 shfl.sync.bfly.b32 %r3, %r2, 1, 31, 3;
+@%p2 vote.sync.ballot.b32 %r4, %p3, 12;
+mul.wide.u32 %rd2, %r1, 8;
+add.s64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r3;
+st.global.u32 [%rd3+4], %r4;
+ret;
+"""
+
+
+def test_guarded_shuffle_and_vote_become_branches_around_them():
+    """Only lanes 0-1 run the shuffle (partners of each other), only lanes 2-3 the ballot (of
+    tid == 3, bit 3); the others keep their old values. The circuit has no guarded cross-lane
+    op, so the compiler emits none."""
+    prog = compile_ptx(kernel_ptx(GUARDED_WARP_OPS), OUT)
+    warp_ops = [i for b in prog.blocks for i in b.instrs if i.op.value in ("shfl", "vote")]
+    assert len(warp_ops) == 2 and all(i.guard is None for i in warp_ops)
+    from engine.interpreter import run
+    from engine.launch import build_launch
+    out = run(prog, build_launch(prog, 1, 4, {"out": "zeros:8"})).arrays["out"]
+    assert out == [15, 7, 5, 7, 99, 0x8, 99, 0x8]

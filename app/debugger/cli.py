@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--block", type=int, help="threads per CTA (1-D)")
     p.add_argument("--kernel", help="kernel to debug when the file has several")
     p.add_argument("--model", metavar="DIR", help="GPU checkpoint directory (default: the cached build of the "
-                   "default machine, built on first use; 'qgpu build --out DIR --max-instrs 3' makes a small one)")
+                   "default machine, built on first use; 'qgpu build --out DIR --max-instrs 3 --rom-blocks 32' makes a small one)")
     p.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32",
                    help="dtype the checkpoint is loaded in (default float32)")
     p.add_argument("--record", metavar="FILE", help="write a replay file of the session (every token and "
