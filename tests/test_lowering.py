@@ -455,7 +455,9 @@ mov.u32 %r4, 7;
 setp.lt.u32 %p1, %r1, 2;
 setp.ge.u32 %p2, %r1, 2;
 setp.eq.u32 %p3, %r1, 3;
-@%p1 shfl.sync.bfly.b32 %r3, %r2, 1, 31, 3;
+shr.u32 %r6, %r1, 31;
+add.u32 %r6, %r6, 1;
+@%p1 shfl.sync.bfly.b32 %r3, %r2, %r6, 31, 3;
 @%p2 vote.sync.ballot.b32 %r4, %p3, 12;
 mul.wide.u32 %rd2, %r1, 8;
 add.s64 %rd3, %rd1, %rd2;
@@ -468,7 +470,8 @@ ret;
 def test_guarded_shuffle_and_vote_become_branches_around_them():
     """Only lanes 0-1 run the shuffle (partners of each other), only lanes 2-3 the ballot (of
     tid == 3, bit 3); the others keep their old values. The circuit has no guarded cross-lane
-    op, so the compiler emits none."""
+    op, so the compiler emits none. (The lane offset 1 is computed, because a ROM instruction
+    holds two immediates and the shuffle already has two.)"""
     prog = compile_ptx(kernel_ptx(GUARDED_WARP_OPS), OUT)
     warp_ops = [i for b in prog.blocks for i in b.instrs if i.op.value in ("shfl", "vote")]
     assert len(warp_ops) == 2 and all(i.guard is None for i in warp_ops)
