@@ -4,8 +4,6 @@ The prompt of a real sample writes the ROM; an ``EXEC.b.0.15`` token per block t
 fetches block b. Expected field bytes come from the protocol's ROM encoding.
 """
 
-import dataclasses
-
 import pytest
 import torch
 
@@ -14,12 +12,13 @@ from circuit_support import mini_spec
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, encode_rom, prompt_tokens
 from compiler.kernel_compiler import compile_file
+from compiler.circuit.build import MODEL_DEFAULT
 from compiler.machine.config import DEFAULT
 from engine.launch import build_launch, parse_assignments, read_header
 
 
-BIG = dataclasses.replace(DEFAULT, rom_blocks=48, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
-"""A 48-block ROM (the default checkpoint's): switch_case's expanded divisions need 34 blocks."""
+BIG = MODEL_DEFAULT
+"""The default checkpoint's machine (48 ROM blocks): switch_case's expanded divisions need 34 blocks."""
 
 
 def _rom_layers(blocks):
@@ -32,7 +31,7 @@ def _rom_layers(blocks):
 
 @pytest.fixture(scope="module")
 def specs():
-    return {DEFAULT: mini_spec(1, _rom_layers(DEFAULT.rom_blocks)), BIG: mini_spec(1, _rom_layers(48), cfg=BIG)}
+    return {DEFAULT: mini_spec(1, _rom_layers(DEFAULT.rom_blocks)), BIG: mini_spec(1, _rom_layers(BIG.rom_blocks), cfg=BIG)}
 
 
 @pytest.mark.parametrize("path,dtype,cfg", [("samples/dot.cu", torch.float32, DEFAULT),
