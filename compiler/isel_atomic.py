@@ -3,8 +3,9 @@
 ``atom.OP d, [a + b], c`` applies to memory one lane after the other, in lane order
 (docs/machine.md). The machine gets there without an atomic unit: the kernel compiler puts
 the atomic alone in a block of its own that the machine runs **one lane at a time**
-(``Block.serial``; the warp keeps its turn until every lane at the block ran it), and
-expands it into what the block does for that lane::
+(``Block.serial``; the warp keeps its turn while its lanes are at serial blocks), and
+expands it into what the block does for that lane (an expansion longer than a ROM block
+goes on in serial blocks just below it: ``compiler/vcfg_to_blocks.py``)::
 
     ld   d, [a + b]          ; the old value (the atomic's result)
     OP   t, d, c             ; the new one (add, min, max, and, or, xor; cas, inc, dec: a few ops)

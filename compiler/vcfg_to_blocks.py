@@ -1,7 +1,10 @@
 """Allocated CFG -> ROM blocks: split basic blocks to the per-pass limits, number them.
 
 Blocks keep PTX text order, so a block's index (its PC) grows along the source;
-the interpreter's reconvergence rule (run the lowest PC first) relies on that.
+the interpreter's reconvergence rule (run the lowest PC first) relies on that. The one
+exception is an atomic's read-modify-write too long for one block: its parts go in
+*descending* order (docs/machine.md, "Atomics"), so the part a lane goes on to is always the
+warp's lowest block and runs next, for that lane alone.
 """
 
 from __future__ import annotations
@@ -81,7 +84,9 @@ def _loaded(chunk: list[Instr]) -> set:
 
 
 def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Block]:
-    pieces: list[tuple[str, list[Instr], Terminator | None, int, bool]] = []
+    pieces: list[tuple[str, list[Instr], Terminator | None, int, bool, int | None]] = []
+    """(label, instructions, terminator — None: go on to the next part —, PTX line, serial, index of
+    the part it goes on to when that is not the next one)."""
     first_of: dict[str, int] = {}
     live_in = liveness(prog, tracked=physical)
     for vb in prog.blocks:
@@ -90,21 +95,28 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
         for ins, live in zip(vb.instrs, after):
             gap = _bubbles(chunks[-1], ins, cfg)
             if not _fits(chunks[-1] + gap, ins, live, cfg):
-                if vb.serial:  # an atomic's read-modify-write must run in one pass
-                    raise RomOverflow(f"the read-modify-write of an atomic needs {len(vb.instrs)} instructions "
-                                      f"in one block; a block holds {cfg.block.max_instrs}",
-                                      file=filename, line=ins.line)
                 if not chunks[-1]:
                     raise CompileError(f"instruction '{ins}' alone exceeds the per-block limits",
                                        file=filename, line=ins.line)
                 chunks.append([])
                 gap = []
             chunks[-1] += gap + [ins]
+        names = [vb.label if k == 0 else f"{vb.label}.{k}" for k in range(len(chunks))]
+        if vb.serial and len(chunks) > 1:
+            # a read-modify-write in parts: the first part at the highest index, each part going
+            # on to the one just below it (the warp's lowest block, so it runs next), the last
+            # part to the block after the first
+            n = len(pieces)
+            first_of[vb.label] = n + len(chunks) - 1
+            for k in reversed(range(len(chunks))):
+                last = k == len(chunks) - 1
+                pieces.append((names[k], chunks[k], vb.term if last else None, vb.ptx_line, True,
+                               None if last else n + len(chunks) - 2 - k))
+            continue
         first_of[vb.label] = len(pieces)
         for k, chunk in enumerate(chunks):
             last = k == len(chunks) - 1
-            pieces.append((vb.label if k == 0 else f"{vb.label}.{k}", chunk, vb.term if last else None,
-                           vb.ptx_line, vb.serial))
+            pieces.append((names[k], chunk, vb.term if last else None, vb.ptx_line, vb.serial, None))
     if len(pieces) > cfg.rom_blocks:
         raise RomOverflow(
             f"the program needs {len(pieces)} blocks but the ROM holds {cfg.rom_blocks} "
@@ -115,9 +127,9 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
         return first_of[str(label)]
 
     blocks = []
-    for i, (label, chunk, term, line, serial) in enumerate(pieces):
+    for i, (label, chunk, term, line, serial, goes_on) in enumerate(pieces):
         if term is None:
-            t: Terminator = Jump(i + 1)
+            t: Terminator = Jump(i + 1 if goes_on is None else goes_on)
         elif isinstance(term, Jump):
             t = Jump(idx(term.target))
         elif isinstance(term, Branch):
@@ -129,6 +141,7 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
             t = Exit(term.guard, idx(term.fallthrough) if term.fallthrough is not None else None)
         ptx_lines = tuple(sorted({ins.line for ins in chunk if ins.line})) or ((line,) if line else ())
         blocks.append(Block(i, chunk, t, ptx_lines=ptx_lines, label=label, serial=serial))
-        if serial:  # the lanes that ran it wait above it while the others run it
-            assert i > 0 and t == Jump(i + 1), f"serial block {label} must follow the entry and jump to the next"
+        if serial:  # the lanes that ran it wait above it while the others run it (or its next part, below)
+            assert i > 0 and isinstance(t, Jump) and (t.target > i or (goes_on == i - 1 and pieces[i - 1][4])), \
+                f"serial block {label} must follow the entry and go on to a serial part just below it or above it"
     return blocks

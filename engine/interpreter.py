@@ -18,8 +18,10 @@ Scheduling and reconvergence (docs/machine.md states the same rules):
   the previous one in every active lane, then all lanes write. Atomics apply
   lane by lane in lane order.
 * A **serial** block (an atomic's read-modify-write, compiler/isel_atomic.py) runs for the
-  lowest of those lanes only, and its warp keeps the turn while lanes of it are still at the
-  block: the lanes run it one after another, as one atomic would apply them.
+  lowest of those lanes only, and after it its warp keeps the turn while any of its running
+  lanes is at a serial block: the lanes run it one after another, as one atomic would apply
+  them. A read-modify-write too long for one block goes on in the serial block just below it,
+  which is then the warp's lowest block: it runs next, for the same lane.
 """
 
 from __future__ import annotations
@@ -168,7 +170,7 @@ class Interpreter:
         self.trace.append(ev)
         self.last_warp = w.warp
         self.stay = w.warp if block.serial and any(
-            s == RUNNING and p == pc for s, p in zip(w.status, w.pcs)) else None
+            s == RUNNING and self.p.blocks[p].serial for s, p in zip(w.status, w.pcs)) else None
         self._release_barriers(ev)
         return ev
 

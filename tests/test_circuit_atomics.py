@@ -59,3 +59,50 @@ def test_atomics_in_the_model(cfg3_model):
     _, model = cfg3_model
     prog, launch = compile_launch(KERNEL)
     assert check_launch(model, prog, launch) == []
+
+
+INCDEC = Path(__file__).parent / "circuit_kernels" / "atomic_incdec.cu"
+
+
+def _inc(old: int, lim: int) -> int:  # PTX ISA, atom.inc: ((old >= b) ? 0 : (old + 1)), unsigned
+    return 0 if old >= lim else old + 1
+
+
+def _dec(old: int, lim: int) -> int:  # atom.dec: (((old == 0) || (old > b)) ? b : (old - 1))
+    return lim if old == 0 or old > lim else old - 1
+
+
+def _incdec_reference() -> tuple[list[int], list[int]]:
+    lim, cnt, out = [4, 2, 3], [1, 0, 9, 9], [0] * 48
+    for step, (word, f, limit, who) in enumerate([(0, _inc, lim[0], range(12)), (1, _dec, lim[1], range(12)),
+                                                   (2, _inc, lim[2], range(1, 12, 2)), (3, _dec, lim[2], range(12))]):
+        for i in who:  # thread order: the lanes of a warp one after another, warps in turn
+            out[12 * step + i], cnt[word] = cnt[word], f(cnt[word], limit)
+    return cnt, out
+
+
+@pytest.mark.parametrize("cfg", ["CFG3", "MODEL_DEFAULT"])
+def test_inc_and_dec_run_in_two_or_three_serial_parts(cfg):
+    """``atom.inc``/``atom.dec`` need 5 and 7 instructions: more than one block of the tests'
+    machine (3) or the default checkpoint's (4). Their parts go downwards, each the warp's lowest
+    block, so one lane's whole read-modify-write runs before the next lane's."""
+    from compiler.circuit.build import MODEL_DEFAULT
+
+    machine = {"CFG3": CFG3, "MODEL_DEFAULT": MODEL_DEFAULT}[cfg]
+    prog, launch = compile_launch(INCDEC, machine)
+    assert not any(i.op.value == "atom" for b in prog.blocks for i in b.instrs)  # all expanded
+    parts = [b for b in prog.blocks if b.serial]
+    assert any(b.term.target == b.index - 1 for b in parts)  # a part going on to the one below
+    res = Interpreter(prog, launch, machine).run()
+    cnt, out = _incdec_reference()
+    assert (res.arrays["cnt"], res.arrays["out"]) == (cnt, out)
+    for a, b in zip(res.trace, res.trace[1:]):  # a lane's next part runs right after, for it alone
+        if prog.blocks[a.block].serial and prog.blocks[a.block].term.target == a.block - 1:
+            assert (b.block, b.warp, b.mask) == (a.block - 1, a.warp, a.mask)
+
+
+@pytest.mark.slow
+def test_inc_and_dec_in_the_model(cfg3_model):
+    _, model = cfg3_model
+    prog, launch = compile_launch(INCDEC)
+    assert check_launch(model, prog, launch) == []

@@ -368,29 +368,25 @@ class WritebackBuilder:
         M3.writes += ["nextsel", "nextp", "atmin1"]
 
     def _serial_turn(self) -> None:
-        """A serial block runs one lane at a time, and its warp keeps the turn while lanes of it are
-        still at the block: ``here`` = running lanes of the current warp at the current block
-        (``E`` MLP), ``stay`` = the current block is serial and ``here ≥ 1`` (``E + 1``)."""
+        """A serial block runs one lane at a time, and after it its warp keeps the turn while any
+        of its running lanes is at a serial block (the other lanes at this one, or the same lane at
+        the next part of its read-modify-write): ``atser`` = some running lane of the current warp
+        is at a serial block (``E`` MLP), ``stay`` = that, and the current block is serial
+        (``E + 1``)."""
         sp, a, E = self.sp, self.a, self.sched.end
         M0, M1 = self.L[E], self.L[E + 1]
-        here = sp.add("here", range(1), kind="scalar", doc="running lanes of the current warp at the current "
-                      "block (0..4)", stage="writeback")
+        atser = sp.add("atser", range(1), kind="scalar", doc="some running lane of the current warp is at a "
+                       "serial block (0/1)", stage="writeback")
         stay = sp.add("stay", range(1), kind="scalar", doc="the current warp keeps the turn: the current block "
-                      "is serial and not done for it (0/1)", stage="writeback")
-        cb = {sp["ctx.block"][b]: -float(b) for b in range(self.cfg.rom_blocks)}
-        xw, runl, at = sp["ctx.warp"], sp["pc.run"], sp["pc.at"]
-        for w in range(self.cfg.max_warps):
-            for l in range(self.lanes):
-                # 0 iff the lane runs and is at the current block; a lane that does not run is
-                # pushed below −0.5 (every sum stays within 64 of its threshold: exact in bfloat16)
-                d = lin({at[(w, l)]: 1.0, runl[(w, l)]: 32.0}, cb, (a, -32.0))
-                M0.flag_step(a, d, -0.5, {here[0]: 1.0}, xw[w])
-                M0.flag_step(a, d, 0.5, {here[0]: -1.0}, xw[w])
-        M0.reads += ["pc.at", "pc.run", "ctx.block", "ctx.warp"]
-        M0.writes.append("here")
+                      "is serial and lanes of the warp are at serial blocks (0/1)", stage="writeback")
+        xw, ser = sp["ctx.warp"], sp["pc.ser"]
+        for w in range(self.cfg.max_warps):  # a lane that does not run reads pc.ser = 0
+            M0.flag_step(a, {ser[(w, l)]: 1.0 for l in range(self.lanes)}, 0.5, {atser[0]: 1.0}, xw[w])
+        M0.reads += ["pc.ser", "ctx.warp"]
+        M0.writes.append("atser")
         self_serial = _field_bits(sp, TERM_SLOT, "dst")[0]  # SER_SELF of the current block
-        M1.step(a, {self_serial: 5.0, here[0]: 1.0}, 5.5, {stay[0]: 1.0})
-        M1.reads += ["here", "rom.bits.8"]
+        M1.step(a, {self_serial: 1.0, atser[0]: 1.0}, 1.5, {stay[0]: 1.0})
+        M1.reads += ["atser", "rom.bits.8"]
         M1.writes.append("stay")
 
     def _written_mask(self, masks: list[tuple[str, Group]]) -> KeyHead:

@@ -286,9 +286,9 @@ class Block:
     label: str = ""
     """The PTX label (or ``entry``) of the basic block this chunk came from."""
     serial: bool = False
-    """The block runs for one lane at a time, lowest lane first, and its warp keeps the turn until
-    every lane at the block ran it (an atomic's read-modify-write, compiler/isel_atomic.py;
-    docs/machine.md, "Atomics")."""
+    """The block runs for one lane at a time, lowest lane first, and its warp keeps the turn while
+    any of its running lanes is at a serial block (an atomic's read-modify-write, in one block or
+    in parts that go on downwards: compiler/isel_atomic.py; docs/machine.md, "Atomics")."""
 
 
 @dataclass

@@ -61,6 +61,8 @@ def explain(f: Frame) -> str:
             reason = "wait at a barrier (interpreter)"
         elif wd.value == s.block and getattr(blocks[s.block], "serial", False):
             reason = f"wait their turn in serial block B{s.block} (one lane at a time)"
+        elif getattr(blocks[s.block], "serial", False) and getattr(blocks[wd.value], "serial", False):
+            reason = f"wait their turn at serial block B{wd.value} (one lane at a time)"
         elif wd.value > s.block:
             reason = f"wait at B{wd.value} (diverged: a higher block runs later)"
         else:
