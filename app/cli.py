@@ -14,6 +14,7 @@ import sys
 
 from compiler.errors import LaunchError, QgpuError
 from compiler.circuit.build import MODEL_DEFAULT
+from compiler.circuit.dims import MAX_ROM_BLOCKS
 from compiler.machine.config import DEFAULT
 from compiler.machine.semantics import s32
 
@@ -104,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{MODEL_DEFAULT.block.max_instrs}); fewer makes a smaller, faster model and more, "
                         "shorter blocks")
     b.add_argument("--rom-blocks", type=_positive, default=MODEL_DEFAULT.rom_blocks,
-                   help=f"program ROM size in blocks (default {MODEL_DEFAULT.rom_blocks}, at most 52); a kernel "
+                   help=f"program ROM size in blocks (default {MODEL_DEFAULT.rom_blocks}, at most {MAX_ROM_BLOCKS}); a kernel "
                         "with more blocks than this keeps the machine's own div/rem, which the circuit lacks")
     return p
 
@@ -200,6 +201,10 @@ def cmd_build(ns: argparse.Namespace) -> int:
 
     from compiler.circuit.build import MODEL_DEFAULT
 
+    if ns.rom_blocks > MAX_ROM_BLOCKS:
+        print(f"qgpu build: error: --rom-blocks {ns.rom_blocks}: the circuit holds at most {MAX_ROM_BLOCKS} "
+              "blocks (a lane's pc entry is one value head)", file=sys.stderr)
+        return 2
     cfg = dataclasses.replace(MODEL_DEFAULT, rom_blocks=ns.rom_blocks,
                               block=dataclasses.replace(MODEL_DEFAULT.block, max_instrs=ns.max_instrs))
     build_checkpoint(ns.out, cfg, _progress)

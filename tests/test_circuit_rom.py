@@ -18,7 +18,7 @@ from engine.launch import build_launch, parse_assignments, read_header
 
 
 BIG = MODEL_DEFAULT
-"""The default checkpoint's machine (48 ROM blocks): switch_case's expanded divisions need 34 blocks."""
+"""The default checkpoint's machine (60 ROM blocks): switch_case's expanded divisions need 34 blocks."""
 
 
 def _rom_layers(blocks):

@@ -379,3 +379,12 @@ def test_subprocess_fault_has_no_traceback() -> None:
     assert proc.returncode == 1, res
     assert_facts(res, [at_cuda_line("oob_past_end", {9}), r"0x0*30\b|address 48\b",
                        r"\blane 0\b", r"\bwarp 3\b", r"\bCTA 1\b"])
+
+
+def test_build_refuses_a_rom_the_circuit_cannot_hold(capsys, tmp_path) -> None:
+    """A lane's pc entry is one 64-column value head: 61 blocks at most (compiler/circuit/dims.py).
+    The limit is stated before any weight is computed, and nothing is written."""
+    res = cli(capsys, "build", "--out", tmp_path / "ck", "--rom-blocks", "62")
+    assert_error(res, 2)
+    assert_facts(res, [r"--rom-blocks 62", r"\b61\b"])
+    assert not (tmp_path / "ck").exists()

@@ -12,6 +12,7 @@ Stages, in pipeline order (docs/circuit.md has the full plan and what is missing
 from __future__ import annotations
 
 from compiler.circuit.checkpoint import CircuitSpec, check_head
+from compiler.circuit.dims import DK, DV, HEADS_PER_KEY, MAX_ROM_BLOCKS
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import Vocab
@@ -21,12 +22,12 @@ from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
 
-DK = 128  # state rows per head: enough for the 126 memory words
-DV = 64   # value columns per head: two ROM fields as bit pairs, or two bytes as nibble one-hots
-HEADS_PER_KEY = 8  # value heads per key head (a ROM slot uses all 8)
 
 
 def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitSpec:
+    if cfg.rom_blocks > MAX_ROM_BLOCKS:
+        raise ValueError(f"a {cfg.rom_blocks}-block ROM does not fit the circuit's pc entries "
+                         f"(at most {MAX_ROM_BLOCKS} blocks)")
     vocab = Vocab(cfg)
     space = Space("residual")
     add_token_groups(space, cfg.lanes, cfg.rom_blocks)

@@ -56,16 +56,18 @@ def _context_head(space: Space) -> KeyHead:
     exec_on = {kind["EXEC"]: GAIN, a: -GAIN / 2}
     head = KeyHead(name="ctx", q={0: (0, dict(on))}, k={0: (0, dict(exec_on))})
     lanes = len(space["exec.lanes"]) // 2
-    vh = ValueHead(name="ctx.block+warp+lanes", nnz=2 + lanes, beta=dict(exec_on))
-    col = 0
-    for src, dst in (("exec.block", "ctx.block"), ("exec.warp", "ctx.warp"), ("exec.lanes", "ctx.lanes")):
-        g = space[src]
-        out = space.add(dst, g.values, doc=f"block / warp / active lanes of the current step (latched {src})",
-                        stage="fetch")
-        for v in g.values:
-            vh.v[col] = (0, {g[v]: GAIN, a: -GAIN / 2})
-            vh.z[col] = dict(on)
-            vh.out[col] = {out[v]: 1.0}
-            col += 1
-    head.values.append(vh)
+    # value head 0: the block one-hot (one column per ROM block); value head 1: warp | lane bits
+    for groups, nnz in ((("block",), 1), (("warp", "lanes"), 1 + lanes)):
+        vh = ValueHead(name="ctx." + "+".join(groups), nnz=nnz, beta=dict(exec_on))
+        col = 0
+        for short in groups:
+            g = space[f"exec.{short}"]
+            out = space.add(f"ctx.{short}", g.values, stage="fetch",
+                            doc=f"block / warp / active lanes of the current step (latched exec.{short})")
+            for v in g.values:
+                vh.v[col] = (0, {g[v]: GAIN, a: -GAIN / 2})
+                vh.z[col] = dict(on)
+                vh.out[col] = {out[v]: 1.0}
+                col += 1
+        head.values.append(vh)
     return head
