@@ -15,6 +15,8 @@ bit copied into all 8 bits.
   source byte share a ``shl``/``shr.s`` pair and an ``and``; the parts are ORed. The identity
   takes 1 instruction, a half-word pack (``0x5410``, ``0x7632``) 3, a byte reverse (``0x0123``)
   9, and no selector more than 15 (all 65536 counted in ``tests/test_prmt_lowering.py``).
+  A selector in a PTX register written once, by a ``mov`` of an immediate (nvcc's usual form of
+  ``__byte_perm(x, y, 0x5410)``), is this case too (``isel_alu.op_prmt``).
 * **Selector in a register**: per output byte, the nibble's bits choose the source (``setp`` +
   ``selp``), the shift (``(sel >> (4k − 3)) & 24``) and the sign copy, then the byte is placed
   and ORed: 58 instructions for the four bytes.
