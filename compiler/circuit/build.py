@@ -23,8 +23,8 @@ LAYOUT = "qgpu_layout.json"
 MODEL_DEFAULT = dataclasses.replace(DEFAULT, rom_blocks=60, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
 """The machine of the default checkpoint (``qgpu build``, the model backend and the debugger without
 ``--model``): 4 instructions per block and a 60-block ROM. The interpreter's default of 8
-instructions would make a 5 G-parameter, 19 GiB model, which a 24 GiB machine cannot build
-(``python benchmarks/model_size.py 4 8``); shorter blocks need more of them, and 60 blocks fit every
+instructions would make a model too big to build on a 24 GiB machine (with 48 blocks: 5.2 G parameters, 19.3 GiB;
+``python benchmarks/model_size.py 8:48``); shorter blocks need more of them, and 60 blocks fit every
 kernel of the tests with its divisions expanded (``tests/suite2/vm14.cu``, ``multi_switch.cu``: 57;
 48 blocks cost 4 % fewer parameters but did not fit those). A lane's pc entry (one value head)
 holds at most ``dims.MAX_ROM_BLOCKS`` = 61 blocks."""

@@ -23,7 +23,6 @@ from compiler.circuit.tokens import add_token_groups, all_embeddings
 from compiler.machine.config import DEFAULT, MachineConfig
 
 
-
 def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitSpec:
     if cfg.rom_blocks > MAX_ROM_BLOCKS:
         raise ValueError(f"a {cfg.rom_blocks}-block ROM does not fit the circuit's pc entries "
