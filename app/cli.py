@@ -199,8 +199,6 @@ def cmd_build(ns: argparse.Namespace) -> int:
 
     from compiler.circuit.build import build_checkpoint
 
-    from compiler.circuit.build import MODEL_DEFAULT
-
     if ns.rom_blocks > MAX_ROM_BLOCKS:
         print(f"qgpu build: error: --rom-blocks {ns.rom_blocks}: the circuit holds at most {MAX_ROM_BLOCKS} "
               "blocks (a lane's pc entry is one value head)", file=sys.stderr)
