@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from compiler.block_temps import mark_temps
 from compiler.cuda_to_ptx import CudaKernel, cuda_to_ptx, kernel_signatures, ptx_entry_for
 from compiler.errors import CompileError
 from compiler.ifconvert import BASIC, FULL, NONE, if_convert
@@ -149,10 +150,10 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
     for b in blocks:
         b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
-    return Program(kernel=pk.name, blocks=blocks, params=params,
-                   shared_words=shared_words, local_words=spill_at // 4 + spill_words, spill_words=spill_words,
-                   regs_used=regs_used, preds_used=preds_used,
-                   shared_symbols=shared_offsets, cuda_line_of=cuda_of)
+    return mark_temps(Program(kernel=pk.name, blocks=blocks, params=params,
+                              shared_words=shared_words, local_words=spill_at // 4 + spill_words,
+                              spill_words=spill_words, regs_used=regs_used, preds_used=preds_used,
+                              shared_symbols=shared_offsets, cuda_line_of=cuda_of))
 
 
 def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_offsets: dict[str, int],

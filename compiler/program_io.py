@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compiler.machine.isa import Barrier, Branch, Exit, Imm, Instr, Jump, Pred, Program, Reg
+from compiler.machine.isa import Barrier, Branch, Exit, Imm, Instr, Jump, Pred, Program, Reg, sort_regs
 
 
 def _operand(o) -> object:
@@ -61,5 +61,6 @@ def program_to_json(p: Program) -> dict:
         "blocks": [{"index": b.index, "label": b.label, "ptx_lines": list(b.ptx_lines),
                     "cuda_lines": list(b.cuda_lines),
                     "instrs": [instr_to_json(i) for i in b.instrs],
-                    "term": terminator_to_json(b.term), "serial": b.serial} for b in p.blocks],
+                    "term": terminator_to_json(b.term), "serial": b.serial,
+                    "temps": [_operand(d) for d in sort_regs(b.temps)]} for b in p.blocks],
     }

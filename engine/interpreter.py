@@ -22,6 +22,9 @@ Scheduling and reconvergence (docs/machine.md states the same rules):
   lanes is at a serial block: the lanes run it one after another, as one atomic would apply
   them. A read-modify-write too long for one block goes on in the serial block just below it,
   which is then the warp's lowest block: it runs next, for the same lane.
+* A block's **temporaries** (``Block.temps``: written, dead after the block) are seen by the
+  rest of the block only: afterwards each holds its old value again, and the trace has no
+  write of it (the model sends no token for it).
 """
 
 from __future__ import annotations
@@ -164,9 +167,11 @@ class Interpreter:
         if block.serial:
             lanes = lanes[:1]
         ev = ExecEvent(step=len(self.trace), block=pc, warp=w.warp, mask=sum(1 << lane for lane in lanes))
+        kept = self._save_temps(block, w, lanes)
         for ins in block.instrs:
             self._exec(ins, w, lanes, block, ev)
         self._terminate(block, w, lanes, ev)
+        self._restore_temps(kept, w, ev)
         self.trace.append(ev)
         self.last_warp = w.warp
         self.stay = w.warp if block.serial and any(
@@ -182,6 +187,25 @@ class Interpreter:
     def result(self) -> Result:
         arrays = {name: self.memory[base:base + n] for name, (base, n) in self.layout.arrays.items()}
         return Result(self.trace, list(self.memory), arrays)
+
+    def _save_temps(self, block: Block, w: WarpState, lanes: list[int]) -> list[tuple[object, int, object]]:
+        """The old values of the block's temporaries (docs/machine.md, "Temporaries")."""
+        return [(d, lane, w.preds[lane][d.n] if isinstance(d, Pred) else w.regs[lane][d.n])
+                for d in block.temps for lane in lanes]
+
+    def _restore_temps(self, kept: list[tuple[object, int, object]], w: WarpState, ev: ExecEvent) -> None:
+        """After the block (terminator included) a temporary is back at its old value, and the step
+        sends no record for it: only the rest of its block saw the new one."""
+        for d, lane, old in kept:
+            if isinstance(d, Pred):
+                w.preds[lane][d.n] = old
+                ev.pred_writes.get(lane, {}).pop(d.n, None)
+            else:
+                w.regs[lane][d.n] = old
+                ev.reg_writes.get(lane, {}).pop(d.n, None)
+        for writes in (ev.reg_writes, ev.pred_writes):
+            for lane in [lane for lane, x in writes.items() if not x]:
+                del writes[lane]
 
     def _release_barriers(self, ev: ExecEvent) -> None:
         for cta in sorted({w.cta for w in self.warps}):

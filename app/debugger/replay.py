@@ -287,6 +287,8 @@ def program_from_json(d: dict) -> Program:
                         _operand(i["dst2"]) if "dst2" in i else None, i.get("ptx_line"))
                   for i in b["instrs"]]
         extra = {"serial": bool(b["serial"])} if b.get("serial") else {}
+        if b.get("temps"):  # files written before temporaries existed have none: every write kept
+            extra["temps"] = frozenset(_operand(x) for x in b["temps"])
         blocks.append(Block(b["index"], instrs, _term(b["term"]), tuple(b["ptx_lines"]), tuple(b["cuda_lines"]),
                             b.get("label", ""), **extra))
     params = [ParamInfo(q["name"], q["type"], q["pointer"], q["unsigned"]) for q in d["params"]]

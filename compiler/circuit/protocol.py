@@ -165,8 +165,11 @@ def _imm_bytes(v: int) -> list[int]:
     return [(v >> (8 * k)) & 0xFF for k in range(4)]
 
 
-def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict) -> dict[str, int]:
-    """The ROM fields of one instruction (see FIELDS and the SRC_* codes)."""
+def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict,
+                 temps: frozenset = frozenset()) -> dict[str, int]:
+    """The ROM fields of one instruction (see FIELDS and the SRC_* codes). A destination among the
+    block's ``temps`` gets no dst field: later slots read it forwarded (``written_before``), and
+    without a destination nothing is written back."""
     name = ins.op.value + (f".{ins.mod}" if ins.mod else "")
     if name not in OPCODE_ID:
         raise CircuitLimit(f"block {block_index}: instruction '{ins}' has no ROM opcode")
@@ -186,6 +189,8 @@ def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict) 
                 j = written_before.get(("r", ins.dst.n))
                 f["d"] = SRC_FWD + j if j is not None else ins.dst.n
     for key, d in (("dst", ins.dst), ("dst2", ins.dst2)):
+        if d in temps:
+            continue
         if isinstance(d, Reg) and d.n != 0:
             f[key] = d.n
         elif isinstance(d, Pred):
@@ -268,7 +273,7 @@ def encode_rom(program: Program, cfg: MachineConfig = DEFAULT) -> dict[tuple[int
             raise CircuitLimit(f"block {blk.index} has {len(blk.instrs)} instructions (ROM slots: {TERM_SLOT})")
         written: dict[tuple[str, int], int] = {}
         for s, ins in enumerate(blk.instrs):
-            rom[(blk.index, s)] = encode_instr(ins, s, blk.index, written)
+            rom[(blk.index, s)] = encode_instr(ins, s, blk.index, written, blk.temps)
             for d in ins.regs_written():
                 written[("p" if isinstance(d, Pred) else "r", d.n)] = s
         rom[(blk.index, TERM_SLOT)] = encode_terminator(blk.term, written, lambda b: program.blocks[b].serial,

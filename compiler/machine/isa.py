@@ -274,6 +274,11 @@ def successors(t: Terminator) -> list[int | str]:
     return [t.fallthrough] if t.fallthrough is not None else []
 
 
+def sort_regs(regs) -> list:
+    """Registers before predicates, each by number (for listings and files)."""
+    return sorted(regs, key=lambda d: (isinstance(d, Pred), d.n))
+
+
 @dataclass
 class Block:
     """One ROM entry: what a single ``EXEC(b,w)`` forward pass runs for the warp's lanes at PC b."""
@@ -289,6 +294,11 @@ class Block:
     """The block runs for one lane at a time, lowest lane first, and its warp keeps the turn while
     any of its running lanes is at a serial block (an atomic's read-modify-write, in one block or
     in parts that go on downwards: compiler/isel_atomic.py; docs/machine.md, "Atomics")."""
+    temps: frozenset = frozenset()
+    """The block's *temporaries*: registers and predicates (``Reg``/``Pred``) it writes that no
+    later block reads. The rest of the block sees their new values; the register file keeps the
+    old ones, and no writeback token carries them (compiler/block_temps.py; docs/machine.md,
+    "Temporaries")."""
 
 
 @dataclass
@@ -322,6 +332,8 @@ class Program:
         for b in self.blocks:
             where = f"  ; {b.label}" + (f", ptx line {b.ptx_lines[0]}" if b.ptx_lines else "")
             out.append(f"B{b.index}:{where}" + ("  (serial: one lane at a time)" if b.serial else ""))
+            if b.temps:
+                out.append("    ; temporaries (not written back): " + " ".join(map(str, sort_regs(b.temps))))
             for ins in b.instrs:
                 out.append(f"    {ins}")
             out.append(f"    {terminator_str(b.term)}")
