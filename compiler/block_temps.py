@@ -29,7 +29,7 @@ def live_in(block: Block, live_out: set[Loc]) -> set[Loc]:
     live = set(live_out) | set(_reads(block))
     for ins in reversed(block.instrs):
         if ins.guard is None:
-            live -= {d for d in ins.regs_written()}
+            live -= set(ins.regs_written())
         live |= {s for s in ins.regs_read() if not (isinstance(s, Reg) and s.n == 0)}
     return live
 
