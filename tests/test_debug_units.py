@@ -134,6 +134,11 @@ def test_rom_rows_as_text():
     assert rom_text(1, fwd) == "setp.lt p0 <- s1"
     guarded = {"op": OPCODE_ID["mov"], "dst": 2, "a": 5, "guard": (8 << 1) | 1}
     assert rom_text(1, guarded) == "@!ps0 mov r2 <- r5"
+    # no dst field: a block temporary, named by its slot (forwarded, never written back)
+    assert rom_text(2, {"op": OPCODE_ID["param"], "a": 32, "imm0": 1}) == "param s2 <- 1"
+    assert rom_text(3, {"op": OPCODE_ID["setp.lt"], "a": 1, "b": 2}) == "setp.lt ps3 <- r1, r2"
+    assert rom_text(3, {"op": OPCODE_ID["mov.pred"]}) == "mov.pred ps3"
+    assert rom_text(4, {"op": OPCODE_ID["st.global"], "a": 1, "c": 2}) == "st.global r1, 0, r2"
     br = {"op": TERMINATORS.index("branch"), "a": 3, "b": 8, "guard": (1 << 1)}
     assert rom_text(TERM_SLOT, br) == "@p0 branch B3 else B8"
     assert rom_text(TERM_SLOT, {"op": TERMINATORS.index("exit")}) == "exit"
