@@ -23,6 +23,7 @@ from compiler.ptx_to_vcfg import hidden_shared, lower_kernel
 from compiler.regalloc import RegisterPressure, allocate
 from compiler.vcfg_to_blocks import RomOverflow
 from compiler.remat import rematerialise
+from compiler.trace_cost import estimated_tokens
 from compiler.vcfg_to_blocks import split_blocks
 
 
@@ -145,38 +146,67 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         shared_offsets[name] = offset
         offset += size
     shared_words = (offset + 3) // 4
-    blocks, vprog, regs_used, preds_used, spill_words, spill_at = _allocate_and_split(
-        pk, cfg, ptx_name, shared_offsets, allow_spill, native_ops)
     cuda_of = {i.line: i.cuda_line for i in pk.body if isinstance(i, PtxInstr) and i.cuda_line}
-    for b in blocks:
-        b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
-    return mark_temps(Program(kernel=pk.name, blocks=blocks, params=params,
-                              shared_words=shared_words, local_words=spill_at // 4 + spill_words,
-                              spill_words=spill_words, regs_used=regs_used, preds_used=preds_used,
-                              shared_symbols=shared_offsets, cuda_line_of=cuda_of))
+    programs = []
+    for blocks, regs_used, preds_used, spill_words, spill_at in _allocate_and_split(
+            pk, cfg, ptx_name, shared_offsets, allow_spill, native_ops):
+        for b in blocks:
+            b.cuda_lines = tuple(sorted({cuda_of[line] for line in b.ptx_lines if line in cuda_of}))
+        programs.append(mark_temps(Program(
+            kernel=pk.name, blocks=blocks, params=params, shared_words=shared_words,
+            local_words=spill_at // 4 + spill_words, spill_words=spill_words, regs_used=regs_used,
+            preds_used=preds_used, shared_symbols=shared_offsets, cuda_line_of=cuda_of)))
+    return min(programs, key=estimated_tokens)  # the first (no rematerialisation) on a tie
+
+
+# Back off when registers run out: less if-conversion, then recompute constants at their uses
+# (rematerialisation), then both; with allow_spill, spill as a last resort.
+_PLAIN = ((FULL, False), (BASIC, False))
+_REMAT = ((FULL, True), (BASIC, True), (NONE, True))
 
 
 def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_offsets: dict[str, int],
-                        allow_spill: bool, native_ops: bool):
-    # Back off when registers run out: less if-conversion, then recompute constants
-    # at their uses (rematerialisation), then both; with allow_spill, spill as a last resort.
-    attempts = [(FULL, False), (BASIC, False), (FULL, True), (BASIC, True), (NONE, True)]
+                        allow_spill: bool, native_ops: bool) -> list[tuple]:
+    """The machine blocks of the first way in ``_PLAIN`` that fits and of the first in ``_REMAT``:
+    rematerialising launch constants frees registers and often saves the writeback tokens of
+    their copies, but its extra instructions can cost blocks in loops, so the caller keeps the
+    one with fewer estimated trace tokens (compiler/trace_cost.py). Spilling only when nothing
+    else fits. Each item: (blocks, regs_used, preds_used, spill_words, spill_at)."""
     spill_at = (pk.local_bytes + 3) // 4 * 4
-    for k, (level, remat) in enumerate(attempts):
+    found: list[tuple] = []
+    errors: list[CompileError] = []
+    for group in (_PLAIN, _REMAT):
+        try:
+            blocks, vprog_regs = _first_fit(group, pk, cfg, ptx_name, shared_offsets, native_ops,
+                                            spill_at if allow_spill and group is _REMAT and not found else None)
+            found.append((blocks, *vprog_regs, spill_at))
+        except (RegisterPressure, RomOverflow) as e:
+            errors.append(e)
+    if not found:  # as before the choice: the plain program's ROM overflow, else the last attempt's error
+        raise errors[0] if isinstance(errors[0], RomOverflow) else errors[-1]
+    return found
+
+
+def _first_fit(group, pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_offsets: dict[str, int],
+               native_ops: bool, spill_at: int | None):
+    """The first way of ``group`` whose registers fit (spilling at ``spill_at`` in its last way
+    when given): its machine blocks and (regs_used, preds_used, spill_words)."""
+    for k, (level, remat) in enumerate(group):
         vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets, native_ops), level)
         if not native_ops:
             vprog = serialize_atomics(vprog)
         if remat:
             vprog = rematerialise(vprog)
-        last = k == len(attempts) - 1
+        last = k == len(group) - 1
         try:
             vprog, regs_used, preds_used, spill_words = allocate(
-                vprog, cfg, ptx_name, spill_at if (allow_spill and last) else None)
-            break
+                vprog, cfg, ptx_name, spill_at if last else None)
         except RegisterPressure:
             if last:
                 raise
-    return split_blocks(vprog, cfg, ptx_name), vprog, regs_used, preds_used, spill_words, spill_at
+            continue
+        return split_blocks(vprog, cfg, ptx_name), (regs_used, preds_used, spill_words)
+    raise AssertionError("unreachable: the last way raises")
 
 
 def _at_cuda_line(e: CompileError, pk: PtxKernel, filename: str, source: str,

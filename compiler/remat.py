@@ -3,8 +3,11 @@
 Kernel parameters (pointer bases, sizes), special registers (``tid.x``...) and
 immediates are loaded once at kernel entry and often stay alive for the whole
 kernel, each holding one of the lane's 15 registers. Re-reading them right
-before each use frees those registers for the price of extra instructions, so
-the compiler only does it when a kernel would not fit otherwise.
+before each use frees those registers, and the copy made at kernel entry no
+longer goes back as writeback tokens (the re-read value is a block temporary),
+for the price of extra instructions. The compiler compiles each kernel both
+ways and keeps the one with fewer estimated trace tokens
+(compiler/trace_cost.py), or the one that fits.
 """
 
 from __future__ import annotations
