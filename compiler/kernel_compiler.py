@@ -177,9 +177,9 @@ def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared
     errors: list[CompileError] = []
     for group in (_PLAIN, _REMAT):
         try:
-            blocks, vprog_regs = _first_fit(group, pk, cfg, ptx_name, shared_offsets, native_ops,
-                                            spill_at if allow_spill and group is _REMAT and not found else None)
-            found.append((blocks, *vprog_regs, spill_at))
+            spill = allow_spill and group is _REMAT and not found
+            found.append((*_first_fit(group, pk, cfg, ptx_name, shared_offsets, native_ops,
+                                      spill_at if spill else None), spill_at))
         except (RegisterPressure, RomOverflow) as e:
             errors.append(e)
     if not found:  # as before the choice: the plain program's ROM overflow, else the last attempt's error
@@ -190,7 +190,7 @@ def _allocate_and_split(pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared
 def _first_fit(group, pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_offsets: dict[str, int],
                native_ops: bool, spill_at: int | None):
     """The first way of ``group`` whose registers fit (spilling at ``spill_at`` in its last way
-    when given): its machine blocks and (regs_used, preds_used, spill_words)."""
+    when given): (machine blocks, regs_used, preds_used, spill_words)."""
     for k, (level, remat) in enumerate(group):
         vprog = if_convert(lower_kernel(pk, ptx_name, shared_offsets, native_ops), level)
         if not native_ops:
@@ -205,7 +205,7 @@ def _first_fit(group, pk: PtxKernel, cfg: MachineConfig, ptx_name: str, shared_o
             if last:
                 raise
             continue
-        return split_blocks(vprog, cfg, ptx_name), (regs_used, preds_used, spill_words)
+        return split_blocks(vprog, cfg, ptx_name), regs_used, preds_used, spill_words
     raise AssertionError("unreachable: the last way raises")
 
 

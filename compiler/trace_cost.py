@@ -30,7 +30,7 @@ def loop_depths(blocks: list[Block]) -> dict[int, int]:
     state: dict[int, int] = {}  # 1: on the walk's stack, 2: done
     stack = [(0, iter(succ.get(0, [])))] if blocks else []
     state[0] = 1
-    while stack:  # iterative DFS: ROMs are small, but recursion limits are not the point here
+    while stack:  # an iterative depth-first walk
         u, it = stack[-1]
         v = next(it, None)
         if v is None:

@@ -12,11 +12,11 @@ of the fields decoded from the state.
 
 from __future__ import annotations
 
-from compiler.machine.isa import OPS, Op
 from compiler.circuit.protocol import (
     DST_PRED, GUARD_PFWD, GUARD_PRED, OPCODES, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
     TERMINATORS,
 )
+from compiler.machine.isa import OPS, Op
 
 STAGES = ("fetch", "decode", "execute", "writeback")
 
