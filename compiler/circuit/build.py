@@ -95,7 +95,7 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_D
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
     try:
-        progress(f"writing weights ({len(spec.layers) + 1} layers, hidden {spec.hidden})")
+        progress(f"writing weights ({len(spec.layer_types())} layers, hidden {spec.hidden})")
         save_checkpoint(spec, tmp)
         if out.exists():
             shutil.rmtree(out)
