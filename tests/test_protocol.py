@@ -81,7 +81,7 @@ def test_dot_prompt_starts_with_the_program():
     toks = P.prompt_tokens(prog, launch)
     assert toks[0] == "<bos>" and toks[-1] == "GO"
     first = prog.blocks[0].instrs[0]  # the ROM load comes first, block 0's slot 0 first
-    assert toks[1] == "I.0.0" and toks[2] == f"F.op.{P.OPCODE_ID[first.op.value + ('.' + first.mod if first.mod else '')]}"
+    assert toks[1] == "I.0.0" and toks[2] == f"F.op.{P.OPCODE_ID[P.opcode_name(first)]}"
     # the arrays a=1,2,3 at words 0..2, b=4,5,6 at words 3..5; out (zeros) sends nothing
     mem = [t for t in toks if t.startswith(("M.", "S."))]
     assert mem[:12] == ["M.0", "S.1", "M.1", "S.2", "M.2", "S.3", "M.3", "S.4", "M.4", "S.5", "M.5", "S.6"]

@@ -13,10 +13,10 @@ of the fields decoded from the state.
 from __future__ import annotations
 
 from compiler.circuit.protocol import (
-    DST_PRED, GUARD_PFWD, GUARD_PRED, OPCODES, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
-    TERMINATORS,
+    DST_PRED, GUARD_PFWD, GUARD_PRED, OPCODE_OPS, OPCODES, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED,
+    TERM_SLOT, TERMINATORS,
 )
-from compiler.machine.isa import OPS, Op
+from compiler.machine.isa import OPS
 
 STAGES = ("fetch", "decode", "execute", "writeback")
 
@@ -90,16 +90,10 @@ def _guard(g: int) -> str:
     return f"@{'!' if neg else ''}{name} "
 
 
-def _op_of(name: str) -> Op | None:
-    """The machine op of a ROM opcode name (``setp.lt`` -> SETP, ``shr.u`` -> SHR_U)."""
-    exact = [op for op in Op if name == op.value]  # mov.pred is PMOV, not a mode of mov
-    return exact[0] if exact else next((op for op in Op if name.startswith(op.value + ".")), None)
-
-
-def _temp_dst(name: str, slot: int) -> list[str]:
+def _temp_dst(code: int, name: str, slot: int) -> list[str]:
     """A result-producing op whose ROM row has no dst field writes a block temporary: later slots
     read it forwarded (``s<slot>``, ``ps<slot>`` for a predicate) and nothing is written back."""
-    op = _op_of(name)
+    op = OPCODE_OPS[code] if code < len(OPCODE_OPS) else None
     if op is None or OPS[op].dst == "-":
         return []
     pred = OPS[op].dst == "p" or name in ("vote.any", "vote.all", "vote.uni")
@@ -129,7 +123,7 @@ def rom_text(slot: int, fields: dict[str, int]) -> str:
         return name
     op = fields.get("op", 0)
     name = OPCODES[op] if op < len(OPCODES) else f"?{op}"
-    dsts = [_dst(fields[k]) for k in ("dst", "dst2") if fields.get(k)] or _temp_dst(name, slot)
+    dsts = [_dst(fields[k]) for k in ("dst", "dst2") if fields.get(k)] or _temp_dst(op, name, slot)
     keep_old = bool(g and fields.get("dst") and fields.get("d"))  # d: the old value, where the guard fails
     names = "abc" if keep_old else "abcd"
     last = max((i for i, k in enumerate(names) if fields.get(k)), default=-1)

@@ -55,28 +55,37 @@ TERM_SLOT = 8
 SPACES = ("global", "shared", "local")
 
 
-def opcode_table() -> list[str]:
-    """Opcode ids of the ROM: every (op, modifier) pair the machine has; id 0 = no instruction."""
-    names = ["nop"]
+def opcode_table() -> list[tuple[str, Op | None]]:
+    """Opcode ids of the ROM: every (op, modifier) pair the machine has, as (name, op); id 0 = no
+    instruction."""
+    table: list[tuple[str, Op | None]] = [("nop", None)]
     for op in Op:
         if op is Op.SETP:
-            names += [f"setp.{c}" for c in SETP_CMPS]
+            mods = SETP_CMPS
         elif op is Op.SREG:
-            names += [f"sreg.{s}" for s in SPECIAL_REGS]
+            mods = SPECIAL_REGS
         elif op in (Op.LD, Op.ST):
-            names += [f"{op.value}.{s}" for s in SPACES]
+            mods = SPACES
         elif op is Op.ATOM:
-            names += [f"atom.{s}.{a}" for s in ("global", "shared") for a in ATOM_OPS]
+            mods = tuple(f"{s}.{a}" for s in ("global", "shared") for a in ATOM_OPS)
         elif op is Op.SHFL:
-            names += [f"shfl.{m}" for m in SHFL_MODES]
+            mods = SHFL_MODES
         elif op is Op.VOTE:
-            names += [f"vote.{m}" for m in VOTE_MODES]
+            mods = VOTE_MODES
         else:
-            names.append(op.value)
-    return names
+            mods = ("",)
+        table += [(f"{op.value}.{m}" if m else op.value, op) for m in mods]
+    return table
 
 
-OPCODES = opcode_table()
+def opcode_name(ins: Instr) -> str:
+    """The ROM opcode name of an instruction (``setp.lt``, ``ld.global``, ``add``)."""
+    return ins.op.value + (f".{ins.mod}" if ins.mod else "")
+
+
+OPCODES = [name for name, _ in opcode_table()]
+OPCODE_OPS = [op for _, op in opcode_table()]
+"""The machine op of each opcode id (None for id 0)."""
 OPCODE_ID = {n: i for i, n in enumerate(OPCODES)}
 TERMINATORS = ("none", "jump", "branch", "exit", "bar")
 
@@ -170,7 +179,7 @@ def encode_instr(ins: Instr, slot: int, block_index: int, written_before: dict,
     """The ROM fields of one instruction (see FIELDS and the SRC_* codes). A destination among the
     block's ``temps`` gets no dst field: later slots read it forwarded (``written_before``), and
     without a destination nothing is written back."""
-    name = ins.op.value + (f".{ins.mod}" if ins.mod else "")
+    name = opcode_name(ins)
     if name not in OPCODE_ID:
         raise CircuitLimit(f"block {block_index}: instruction '{ins}' has no ROM opcode")
     f = {"op": OPCODE_ID[name]}
