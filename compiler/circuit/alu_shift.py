@@ -53,7 +53,10 @@ def build_shifts(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b
                 L1.step(a_, {B[0]: 1.0}, v - 0.5, {b0[(lane, v)]: 1.0})
             if v < 15:
                 L1.step(a_, {B[0]: 1.0}, v + 0.5, {b0[(lane, v)]: -1.0})
-        L1.step(a_, lin({B[1]: 1.0}, {B[i]: 16.0 for i in range(2, 8)}), 1.5, {big[(lane, "big")]: 1.0})
+        # big = 1 − [amount < 32]: the step is on only for nibble 1 ≤ 1 and nibbles 2..7 zero, so its
+        # sum is within 2 of the threshold (exact in bfloat16; [Σ ≥ 1.5] would see sums up to 1455)
+        L1.gated(a_, {a_: 1.0}, 1, {a_: 1.0}, {big[(lane, "big")]: 1.0})
+        L1.step(a_, {B[i]: -1.0 if i == 1 else -16.0 for i in range(1, 8)}, -1.5, {big[(lane, "big")]: -1.0})
         L1.step(a_, {B[1]: 1.0}, 0.5, {big[(lane, "b1")]: 1.0})
 
         def fl(i: int, s: int) -> Lin:

@@ -45,6 +45,25 @@ from compiler.circuit.words import (
 )
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
+SETP_RULES: list[tuple[dict[str, float], float, dict[str, int]]] = [
+    ({"zsum": -1.0}, -0.5, {"eq": 1, "ne": -1, "le": 1, "gt": -1}),    # Z = [a − b == 0]
+    ({"c": 1.0}, 0.5, {"hs": 1, "hi": 1, "ls": -1}),                     # C
+    ({"c": -1.0}, -0.5, {"lo": 1}),                                      # not C
+    ({"c": 1.0, "zsum": -1.0}, 0.5, {"hi": -1, "ls": 1}),                # C and Z
+    ({"u": 1.0}, 0.5, {"lt": 1, "le": 1, "gt": -1}),                     # u ≥ 1
+    ({"u": 1.0}, 1.5, {"lt": -1, "le": -1, "ge": 1, "gt": 1}),           # u = 2
+    ({"u": -1.0}, -0.5, {"ge": 1}),                                      # u = 0
+]
+"""``setp`` as steps on three terms: ``zsum`` = the sum of the nibbles of a − b (0..120), ``c`` =
+the subtractor's carry out C = [a ≥ b] unsigned, ``u`` = (1 − C) + X with X = sign(a) xor sign(b)
+for the signed modes (0 otherwise), so ``lt = [u == 1]``. Each row is one step (form ≥ threshold)
+whose up projection is the form ``{mode: sign}`` of the exclusive mode flags; a mode's result is
+the signed sum of its rows, plus 1 for the modes in ``SETP_ONE``. Every step is on only where its
+form is within 2 of its threshold — zero as [−zsum ≥ −½], never [zsum ≥ ½] — because a step's
+pre-activations are exact in bfloat16 only there (docs/circuit.md, "Units and margins");
+``tests/test_setp_rules.py`` checks both."""
+SETP_ONE = ("ne", "ls", "gt")
+"""The modes computed as 1 minus their complement."""
 MINMAX = ("min.s", "min.u", "max.s", "max.u")
 LOADS = ("ld.global", "ld.shared", "ld.local")
 STORES = ("st.global", "st.shared", "st.local")
@@ -330,27 +349,14 @@ class SlotBuilder:
             L2.step(a, x, 1.5, {cmp[(lane, "X")]: -1.0})
             for j in range(s):  # a predicate forwarded from an earlier slot's setp
                 L2.gated(a, {src[("pfwd", j)]: 1.0}, 1, {self.pred_results[j][lane]: 1.0}, {Pv[lane]: 1.0})
-            # setp at B+4: C = [a >= b] unsigned, Z = [a - b == 0] (Σ nibbles of a - b), u = (1 - C) + X
-            zsum = {total[(lane, i)]: 1.0 for i in range(8)}
+            # setp at B+4 (SETP_RULES): C = [a >= b] unsigned, Z from the Σ of a − b's nibbles, u = (1 − C) + X
             c = C[lane]
-            u = lin({a: 1.0, c: -1.0}, {cmp[(lane, "X")]: 1.0})
-            o = {pres[lane]: 1.0}
-            neg = lambda f: {k: -v for k, v in f.items()}  # noqa: E731
-            hi = lin({c: 200.0}, zsum)
-            rules = {
-                "eq": [(neg(zsum), -0.5, 1.0)], "ne": [(zsum, 0.5, 1.0)],
-                "hs": [({c: 1.0}, 0.5, 1.0)], "lo": [({c: -1.0}, -0.5, 1.0)],
-                "hi": [(hi, 200.5, 1.0)], "ls": [(neg(hi), -200.5, 1.0)],
-                "lt": [(u, 0.5, 1.0), (u, 1.5, -1.0)],
-                "ge": [(neg(u), -0.5, 1.0), (u, 1.5, 1.0)],
-                "le": [(u, 0.5, 1.0), (u, 1.5, -1.0), (neg(zsum), -0.5, 1.0)],
-                # gt = not lt and not eq: u = 0 (C = 1, X = 0) or u = 2 (C = 0, X = 1), nonzero result
-                "gt": [(lin(zsum, {k: -200.0 * v for k, v in u.items()}), 0.5, 1.0),
-                       (lin(zsum, {k: 200.0 * v for k, v in u.items()}, {a: -400.0}), 0.5, 1.0)],
-            }
-            for mode, steps in rules.items():
-                for x_, t, w in steps:
-                    L4.flag_step(a, x_, t, {k: w * v for k, v in o.items()}, ops[f"setp.{mode}"])
+            terms = {"zsum": {total[(lane, i)]: 1.0 for i in range(8)}, "c": {c: 1.0},
+                     "u": lin({a: 1.0, c: -1.0}, {cmp[(lane, "X")]: 1.0})}
+            for form, t, modes in SETP_RULES:
+                x_ = lin(*({ch: k * v for ch, v in terms[name].items()} for name, k in form.items()))
+                L4.flag_step(a, x_, t, {pres[lane]: 1.0}, {ops[f"setp.{m}"]: float(w) for m, w in modes.items()})
+            L4.gated(a, {ops[f"setp.{m}"]: 1.0 for m in SETP_ONE}, 1, {a: 1.0}, {pres[lane]: 1.0})
             X = cmp[(lane, "X")]
             for i in range(8):  # selp d = c ? a : b
                 out = {self.results[s][(lane, i)]: 1.0}
@@ -413,6 +419,10 @@ class SlotBuilder:
         digits = sp.shared("word", [(lane, d, v) for lane in lanes for d, n in (("q", 4), ("Y", 32))
                                     for v in range(n)], kind="onehot",
                            doc="flat word of a ld/st = q + 4·Y (window base added; bank)", stage="execute")
+        # Only a ld/st computes its word: another op's sum can be any value, far above these
+        # thresholds, where a step is not exact in bfloat16 — and a one-hot of 2s would pass the
+        # memory query's AND without the load flag.
+        mem_op = {ops["load"]: 1.0, ops["store"]: 1.0}
         for lane in lanes:
             x_q = {total[(lane, 0)]: 1.0, base[(lane, 0)]: 1.0, carry[lane]: -16.0}
             x_y = {total[(lane, 1)]: 1.0, total[(lane, 2)]: 16.0, base[(lane, 1)]: 1.0, base[(lane, 2)]: 16.0,
@@ -420,11 +430,11 @@ class SlotBuilder:
             for d, x, n, step in (("q", x_q, 4, 4), ("Y", x_y, 32, 1)):
                 for v in range(n):  # one-hot v: [x >= v·step] − [x >= (v+1)·step]
                     if v > 0:
-                        W.step(a, x, v * step - 0.5, {digits[(lane, d, v)]: 1.0})
+                        W.flag_step(a, x, v * step - 0.5, {digits[(lane, d, v)]: 1.0}, mem_op)
                     else:
-                        W.neuron({a: GAIN / 2}, {a: 1.0}, {digits[(lane, d, 0)]: 2.0 / GAIN})
+                        W.neuron({a: GAIN / 2}, mem_op, {digits[(lane, d, 0)]: 2.0 / GAIN})
                     if v < n - 1:
-                        W.step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0})
+                        W.flag_step(a, x, (v + 1) * step - 0.5, {digits[(lane, d, v)]: -1.0}, mem_op)
         # the slot's operand, adder, sum and window banks are free again: cleared in the layer after
         # their last reader, or later where that layer is lighter (B + 5; every next writer comes
         # after it, and a shuffle still reads operand a there)
