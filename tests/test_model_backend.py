@@ -245,11 +245,12 @@ def _multiplies(path) -> bool:
 
 
 MUL_FREE = [p for p in RUNNABLE if not _multiplies(p)]
-BF16_CI: list[str] = []
-"""bfloat16 replays run with QGPU_FULL=1 only: on this 2-core AMD CPU a bfloat16 pass is slower than a
-float32 one (shift_add: 97 s against 19 s). The multiplier is not exact in bfloat16 (its column sums reach 1800 and its digit thresholds
-are far above 63, the largest threshold whose step constants bfloat16 holds exactly); everything
-else is (docs/circuit.md, "Units and margins")."""
+BF16_CI = ["samples/odd_even_sort.cu"]
+"""CI replays one sample in bfloat16: odd_even_sort's comparisons once departed in bfloat16 (a zero
+test far above its threshold; docs/circuit.md, "Units and margins"). The other samples without a
+multiply run with QGPU_FULL=1 only: on this 2-core AMD CPU a bfloat16 pass is slower than a float32
+one. The multiplier is not exact in bfloat16 (its column sums reach 1800 and its digit steps are
+far above their thresholds); everything else is."""
 
 
 @pytest.fixture(scope="module")
