@@ -10,6 +10,7 @@ tokenizer whose words are the circuit's token names. No custom code.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -176,6 +177,20 @@ def check_head(L: LayerSpec, kh, m: int, dk: int, dv: int) -> None:
             raise ValueError(f"layer {L.index} value head {vh.name}: column {max([*vh.v, *vh.z, *vh.out])} >= {dv}")
 
 
+def readout(nnz: int, dv: int) -> tuple[float, float]:
+    """(gate factor, read-out) of a value head whose written rows hold ``nnz`` equal entries.
+
+    The head's RMS normalisation turns each entry into ``sqrt(dv/nnz)``, which the open output
+    gate ``silu(z)`` (z = VAMP, scaled by the gate factor) multiplies. The factor makes the
+    read-out of an entry a power of two, so the out projection's weights (value / read-out) are
+    exact in bfloat16; bfloat16 then rounds ``sqrt(dv/nnz)·z`` to exactly that power of two for
+    every nnz the circuit uses (``tests/test_circuit_readout.py``). With VAMP itself the read-out of
+    a 32-entry register row was 64·√2, and bfloat16 read nibbles 7 and 14 as 6.97 and 13.94."""
+    x = (dv / nnz) ** 0.5
+    read = 2.0 ** math.floor(math.log2(x * VAMP))
+    return read / (x * VAMP), read
+
+
 def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
     la.A_log.fill_(-1e4)  # exp(A_log) = 0: the decay exp(g) is exactly 1 (state never fades)
     la.norm.weight.fill_(1.0)
@@ -193,10 +208,10 @@ def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
                 _conv_row(W, C, 2 * kdim + hv * dv + col, lag, form)
             for i, v in vh.beta.items():
                 la.in_proj_b.weight[hv, i] += v
+            gate, read = (1.0, vh.read_scale) if vh.read_scale is not None else readout(vh.nnz, dv)
             for col, form in vh.z.items():
-                Z.add(hv * dv + col, form)
-            # a written row of nnz equal entries normalises to sqrt(dv/nnz); the open gate silu(z) is VAMP
-            scale = 1.0 / ((dv / vh.nnz) ** 0.5 * VAMP) if vh.read_scale is None else 1.0 / vh.read_scale
+                Z.add(hv * dv + col, {i: w * gate for i, w in form.items()})
+            scale = 1.0 / read
             for col, form in vh.out.items():
                 O.add(hv * dv + col, {i: v * scale for i, v in form.items()}, transpose=True)
     for acc in (W, Z, O):
