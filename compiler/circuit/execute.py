@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from compiler.circuit.alu_add import build_add_sub
 from compiler.circuit.alu_mul import DEPTH as MUL_DEPTH, MUL_OPS, build_mul
 from compiler.circuit.alu_logic import BITCOUNT, LOGIC, build_logic, logic_banks
-from compiler.circuit.alu_shift import SHIFTS, build_shifts, shift_banks
+from compiler.circuit.alu_shift import SHIFTS, build_shifts
 from compiler.circuit.alu_warp import SHUFFLES, VOTES, WarpOps
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
 from compiler.circuit.protocol import (
@@ -41,7 +41,7 @@ from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import const_row
 from compiler.circuit.words import (
-    REG_ROWS, and_form, constants_file, memory_file, predicate_file, register_file, value_group, word_keys,
+    REG_ROWS, and_form, constants_file, memory_file, predicate_file, register_file, value_group,
 )
 
 SETP = tuple(f"setp.{c}" for c in ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
