@@ -3,7 +3,9 @@
 For each sample (a sample that uses what ``compiler.circuit.gpu.unsupported`` lists on the
 checkpoint's machine gets a row saying so): prompt and generated tokens, EXEC steps, whether the model predicts every token of
 the interpreter's trace (else the first wrong generated token), and the seconds it took.
-Run: python benchmarks/replay_samples.py [--model DIR] [--dtype float32|bfloat16] [SAMPLE ...]
+Run: python benchmarks/replay_samples.py [--model DIR] [--dtype float32|bfloat16] [SAMPLE | FILE.cu ...]
+(a name is a file of samples/; any other kernel with a launch header, e.g. tests/suite3/*.cu, is
+given by its path).
 """
 
 import argparse
@@ -17,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from compiler.circuit.build import ensure_checkpoint  # noqa: E402
 from compiler.circuit.gpu import unsupported  # noqa: E402
 from compiler.circuit.protocol import trace_tokens  # noqa: E402
+from compiler.errors import QgpuError  # noqa: E402
 from compiler.kernel_compiler import compile_file  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402
 from engine.launch import build_launch, parse_assignments, read_header  # noqa: E402
@@ -27,30 +30,36 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", help="checkpoint directory (default: the default checkpoint, built on first use)")
     ap.add_argument("--dtype", default="float32")
-    ap.add_argument("samples", nargs="*", help="sample names (default: every sample)")
+    ap.add_argument("samples", nargs="*", help="sample names or .cu paths (default: every sample)")
     ns = ap.parse_args()
     gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype)
     cfg = gpu.machine
     print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} replay | s |")
     print("|---|---|---|---|---|---|---|")
-    files = [f"samples/{n}.cu" for n in ns.samples] or sorted(glob.glob("samples/*.cu"))
+    files = [n if n.endswith(".cu") else f"samples/{n}.cu" for n in ns.samples] or sorted(glob.glob("samples/*.cu"))
     for f in files:
+        name = Path(f).stem if Path(f).parent.name == "samples" else f.removesuffix(".cu")
         h = read_header(f)
-        prog = compile_file(f, h.kernel, cfg)
-        launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
-        missing = unsupported(prog, launch)
-        if missing:
-            print(f"| {Path(f).stem} | {h.grid}x{h.block} | - | - | - | not on the model: {', '.join(missing)} | - |",
+        try:
+            prog = compile_file(f, h.kernel, cfg)
+            launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
+            res = Interpreter(prog, launch, cfg).run()
+        except QgpuError as e:  # refused by the compiler or faulting in the interpreter: say so
+            print(f"| {name} | {h.grid}x{h.block} | - | - | - | refused: {str(e).splitlines()[0]} | - |",
                   flush=True)
             continue
-        res = Interpreter(prog, launch, cfg).run()
+        missing = unsupported(prog, launch)
+        if missing:
+            print(f"| {name} | {h.grid}x{h.block} | - | - | - | not on the model: {', '.join(missing)} | - |",
+                  flush=True)
+            continue
         want = trace_tokens(res.trace)
         run = gpu.start(prog, launch)
         t0 = time.perf_counter()
         bad = run.force(want)
         dt = time.perf_counter() - t0
         verdict = "exact" if bad is None else f"differs at token {bad}: {run.generated[bad]} for {want[bad]}"
-        print(f"| {Path(f).stem} | {h.grid}x{h.block} | {len(run.prompt)} | {len(want)} | {len(res.trace)} "
+        print(f"| {name} | {h.grid}x{h.block} | {len(run.prompt)} | {len(want)} | {len(res.trace)} "
               f"| {verdict} | {dt:.1f} |", flush=True)
 
 

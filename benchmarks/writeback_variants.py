@@ -1,12 +1,11 @@
 """How many generated tokens two writeback formats not built yet would take, counted on the
 interpreter's trace under the current protocol (compiler/circuit/protocol.py).
 
-* now: the current trace (``R.l.r`` then the value, per lane and register).
+* now: the current trace (``R.l.r`` then the value, per lane and register; a register rewritten
+  with the value it held sends nothing — built since the session of 2026-12-03, evening).
 * lane-parallel: one address per register and step, then each writing lane's value in lane order
   (the lanes are known from the step's write mask).
 * plus uniform: as lane-parallel, but one value when every writing lane has the same one.
-* skip unchanged: the current format without the records of a register whose new value is the
-  one it already held (the circuit would compare with the old value, as a guarded slot does).
 
 Everything else (EXEC, P, M, BAR, END) is counted as it is now. Run:
 python benchmarks/writeback_variants.py [samples/dot.cu ...]
@@ -18,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from compiler.circuit.build import MODEL_DEFAULT as CFG  # noqa: E402
-from compiler.circuit.protocol import trace_tokens, value_tokens  # noqa: E402
+from compiler.circuit.protocol import trace_tokens  # noqa: E402
 from compiler.kernel_compiler import compile_file  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402
 from engine.launch import build_launch, parse_assignments, read_header  # noqa: E402
@@ -28,21 +27,7 @@ def _is_value(tok: str) -> bool:
     return tok.startswith("S.") or tok[:2] in ("B0", "B1", "B2", "B3")
 
 
-def unchanged_tokens(events) -> int:
-    """Tokens of the register records that rewrite the value the register held (0 before a write)."""
-    held: dict[tuple[int, int, int], int] = {}
-    saved = 0
-    for ev in events:
-        for lane, regs in ev.reg_writes.items():
-            for r, v in regs.items():
-                key = (ev.warp, lane, r)
-                if held.get(key, 0) == v:
-                    saved += 1 + len(value_tokens(v))   # R.l.r and the value
-                held[key] = v
-    return saved
-
-
-def counts(path: str) -> tuple[int, int, int, int]:
+def counts(path: str) -> tuple[int, int, int]:
     h = read_header(path)
     prog = compile_file(path, h.kernel, CFG)
     res = Interpreter(prog, build_launch(prog, h.grid, h.block, parse_assignments(h.args), CFG), CFG).run()
@@ -67,13 +52,13 @@ def counts(path: str) -> tuple[int, int, int, int]:
                 other, i = other + 1, i + 1
         parallel += other + sum(1 + sum(map(len, v)) for v in regs.values())
         uniform += other + sum(1 + (len(v[0]) if len(set(v)) == 1 else sum(map(len, v))) for v in regs.values())
-    return now, parallel, uniform, now - unchanged_tokens(res.trace)
+    return now, parallel, uniform
 
 
 def main() -> None:
-    print("| sample | now | lane-parallel | plus uniform | skip unchanged |")
-    print("|---|---|---|---|---|")
-    total = [0, 0, 0, 0]
+    print("| sample | now | lane-parallel | plus uniform |")
+    print("|---|---|---|---|")
+    total = [0, 0, 0]
     paths = sys.argv[1:] or ["samples/dot.cu"]
     for path in paths:
         row = counts(path)

@@ -11,7 +11,7 @@ import pytest
 from compiler.circuit import protocol as P
 from compiler.kernel_compiler import compile_file
 from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, Pred, Program, Reg
-from engine.interpreter import Interpreter
+from engine.interpreter import ExecEvent, Interpreter
 from engine.launch import build_launch, parse_assignments, read_header
 
 
@@ -69,11 +69,31 @@ def test_trace_round_trip(path):
     P.Vocab().encode(P.prompt_tokens(prog, launch) + toks)  # every token is a vocabulary word
     steps, ended = P.parse_trace(toks)
     assert ended and len(steps) == len(res.trace)
+    model: dict = {}   # (warp, lane, register) -> value, from the records (registers start at 0)
+    interp: dict = {}  # the same, from every register write of the interpreter
     for st, ev in zip(steps, res.trace):
         assert (st.block, st.warp) == (ev.block, ev.warp)
-        assert st.regs == {l: {r: v & 0xFFFFFFFF for r, v in w.items()} for l, w in ev.reg_writes.items() if w}
+        for l, w in st.regs.items():
+            for r, v in w.items():  # a record is sent only for a value the register did not hold
+                assert model.get((st.warp, l, r), 0) != v, (st.warp, l, r, v)
+                model[(st.warp, l, r)] = v
+        for l, w in ev.reg_writes.items():
+            for r, v in w.items():
+                interp[(ev.warp, l, r)] = v & 0xFFFFFFFF
+        assert {k: v for k, v in model.items() if v} == {k: v for k, v in interp.items() if v}
         assert st.mem == [(a, v & 0xFFFFFFFF) for a, v in ev.mem_writes]
         assert st.preds == {l: {p: int(v) for p, v in w.items()} for l, w in ev.pred_writes.items() if w}
+
+
+def test_a_register_that_keeps_its_value_sends_no_record():
+    # warp 0: lane 0 writes r1 = 0 (held 0: nothing), r2 = 7; then r2 = 7 again (nothing), r2 = -1;
+    # warp 1 holds its own registers: its r2 = 7 is a change
+    evs = [ExecEvent(0, 0, 0, 1, reg_writes={0: {1: 0, 2: 7}}),
+           ExecEvent(1, 0, 0, 1, reg_writes={0: {2: 7}}),
+           ExecEvent(2, 0, 0, 3, reg_writes={0: {2: 0xFFFFFFFF}, 1: {2: 0}}),
+           ExecEvent(3, 0, 1, 1, reg_writes={0: {2: 7}})]
+    assert P.trace_tokens(evs) == ["EXEC.0.0.1", "R.0.2", "S.7", "EXEC.0.0.1", "EXEC.0.0.3", "R.0.2", "S.-1",
+                                   "EXEC.0.1.1", "R.0.2", "S.7", "END"]
 
 
 def test_dot_prompt_starts_with_the_program():

@@ -24,6 +24,8 @@ class Reference:
         """states[s]: before EXEC step s (states[-1] after the last step run)."""
         self.events: list[ExecEvent] = []
         self.tokens: list[str] = []
+        self.held: dict = {}
+        """The register values the model holds after the last step run (``protocol.step_tokens``)."""
         self.step_start: list[int] = []
         """Token index of each step's EXEC in ``tokens``."""
         self.ended = False
@@ -43,7 +45,7 @@ class Reference:
             return False
         self.step_start.append(len(self.tokens))
         self.events.append(ev)
-        self.tokens += step_tokens(ev)
+        self.tokens += step_tokens(ev, self.held)
         self.states.append(RefState.of(self.interp))
         return True
 

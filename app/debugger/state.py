@@ -125,14 +125,18 @@ def partial(before: RefState, after: RefState, ev, fed: int) -> RefState:
     barrier releases, from ``after``), each record its value once its last token is in. A record
     whose value is only partly fed is ``in_flight`` (the model holds some of its bytes). The
     records are walked in the protocol's own order (``protocol.step_tokens``); tokens that
-    carry no register, predicate or memory value (e.g. barrier releases) are passed over."""
+    carry no register, predicate or memory value (e.g. barrier releases) are passed over, and so
+    is a register rewritten with the value it held (no record: ``before`` has it already)."""
     if fed <= 0:
         return before
     out = before.copy()
     out.pcs = {w: list(v) for w, v in after.pcs.items()}
     out.status = {w: list(v) for w, v in after.status.items()}
     w = ev.warp
-    toks = step_tokens(ev)
+    # the interpreter's registers before the step are what the model holds (temporaries are
+    # restored after their block), so this gives the step's tokens as the trace has them
+    held = {(w, lane, r): v for lane, row in enumerate(before.regs[w]) for r, v in enumerate(row)}
+    toks = step_tokens(ev, held)
     stores = iter(ev.mem_writes)
     i = 1
     while i < len(toks):

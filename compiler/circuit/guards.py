@@ -15,19 +15,30 @@ layer       work
 ``B + 1``   mixer: an old value in the register file → ``Dv`` (one more register port)
 ``B + 2``   mixer: the guard predicate from the predicate file → ``Gv``, and a predicate
             destination's old value → ``Dp``; MLP: either one forwarded from an earlier ``setp``
+``B + 3``   mixer: the destination register's value before the step → ``Ov`` (a register
+            port keyed by ``dst.s``: what the model holds, not a value forwarded in the block)
 ``B + 4``   ``skip_l = gpos ∧ ¬Gv_l  +  gneg ∧ Gv_l`` (the lane does not run the instruction)
-``B + 5``   which lanes send a record: ``wrote[(l, r)] += dst_r ∧ ¬skip_l``, the same for
-            predicates (``pwrote``) and for the block's k-th store (``mwrote``); the predicate
-            merge ``pr.s += skip_l · (Dp_l − pr.s_l)``
+``B + 5``   which lanes send a predicate record (``pwrote[(l, p)] += pdst_p ∧ ¬skip_l``) and
+            run the block's k-th store (``mwrote``); the predicate merge
+            ``pr.s += skip_l · (Dp_l − pr.s_l)``
 ``B + 9``   merge: ``r.s += skip_l · (Dv_l − r.s_l)`` — after every producer of ``r.s``,
-            the multiplier included (``B + 8``)
+            the multiplier included (``B + 8``); ``neq_l`` = how many nibbles of ``r.s_l`` (before
+            the merge) differ from ``Ov_l``, counted in both directions (0 iff unchanged)
+``B + 12``  ``wrote[(l, r)] += (dst_r ∧ ¬skip_l) · (neq_l − wrote[(l, r)])``: the last slot
+            that runs and writes r decides, so ``wrote`` is > 0 iff the register's final value
+            differs from the one it held — only then does the step send its ``R`` record. The
+            block's last slot does this in the writeback (``E + 1``,
+            ``WritebackBuilder._written_flags``), which finds ``neq`` and ``skip`` still set
 ==========  ======================================================================
 
 The merge is as deep as the multiplier, so a guarded result is ready two slots later (the
 kernel compiler's ``BlockLimits.mul_latency`` rule covers guarded instructions too). The
 writeback stages the ``wrote`` / ``pwrote`` / ``mwrote`` flags at ``EXEC`` (``WritebackBuilder``):
 a guard forwarded from a ``setp`` depends on registers that the step's own ``R`` records rewrite.
-A guarded predicate result is ready one slot later (``B + 5``, before the next slot's ``B + 2``).
+A register rewritten with the value it held sends no record (docs/circuit.md, "Token protocol";
+``protocol.step_tokens`` leaves it out the same way); ``neq`` compares nibble by nibble, each
+step on at most 14.5 above its threshold (exact in bfloat16). A guarded predicate result is
+ready one slot later (``B + 5``, before the next slot's ``B + 2``).
 """
 
 from __future__ import annotations
@@ -39,6 +50,9 @@ from compiler.circuit.words import and_form, predicate_file, register_file, valu
 
 MERGE_DEPTH = 9
 """The merge runs in the MLP of layer ``B + MERGE_DEPTH`` (after the multiplier's last layer)."""
+UNCHANGED_DEPTH = 12
+"""A slot other than the block's last updates ``wrote`` in the MLP of layer ``B + UNCHANGED_DEPTH``
+(the layers right after ``neq`` are the widest)."""
 
 
 def guard_sources(cfg, slots: int) -> list[tuple[str, int]]:
@@ -55,8 +69,12 @@ class GuardBuilder:
         self.lanes = slots.lanes
         sp = self.sp
         self.wrote = sp.add("wrote", [(l, r) for l in range(self.lanes) for r in range(1, self.cfg.regs)],
-                            kind="scalar", doc="how many slots of the block wrote register r in lane l (the "
-                            "lane ran the instruction)", stage="writeback")
+                            kind="scalar", doc="> 0 iff the last slot of the block that wrote register r in "
+                            "lane l (the lane ran it) left a value other than the one the register held",
+                            stage="writeback")
+        self.neq = sp.shared("neq", range(self.lanes), kind="scalar", doc="how many nibbles of the slot's "
+                             "result differ from its destination's value before the step, per lane (bank)",
+                             stage="writeback")
         self.pwrote = sp.add("pwrote", [(l, p) for l in range(self.lanes) for p in range(self.cfg.preds)],
                              kind="scalar", doc="how many slots of the block wrote predicate p in lane l",
                              stage="writeback")
@@ -71,6 +89,9 @@ class GuardBuilder:
         return {
             "D": sp.groups.get(f"Dv.{par}") or value_group(
                 sp, f"Dv.{par}", f"old value of a guarded instruction's destination ({par} slots; bank)",
+                "decode", lanes=lanes),
+            "O": sp.groups.get(f"Ov.{par}") or value_group(
+                sp, f"Ov.{par}", f"value before the step of the destination register ({par} slots; bank)",
                 "decode", lanes=lanes),
             "skip": sp.shared(f"skip.{par}", range(lanes), kind="scalar", doc=f"lane l skips the guarded "
                               f"instruction of the {par} slot in execute (0/1; bank)", stage="execute"),
@@ -161,16 +182,14 @@ class GuardBuilder:
         P4.clear(a, G.indices)
         P4.reads += [f"guard.{s}", "Gv"]
         P4.writes.append(skip.name)
-        # B + 5: the lanes that write each register and predicate (0/1 per slot; summed over the
-        # block) and that run the block's k-th store; the predicate merge
+        # B + 5: the lanes that write each predicate (0/1 per slot; summed over the block) and
+        # that run the block's k-th store; the predicate merge (registers: ``unchanged``)
         P5 = self.L[B + 5]
-        dst, pdst, ops = sp[f"dst.{s}"], sp[f"pdst.{s}"], sp[f"op.{s}"]
+        pdst, ops = sp[f"pdst.{s}"], sp[f"op.{s}"]
         pres = self.b.pred_results[s]
         st = ops["store"]
         before = {sp[f"op.{t}"]["store"]: 1.0 for t in range(s)}
         for lane in range(lanes):
-            for r in range(1, self.cfg.regs):
-                P5.gated(a, {dst[r]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.wrote[(lane, r)]: 1.0})
             for p in range(self.cfg.preds):
                 P5.gated(a, {pdst[p]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.pwrote[(lane, p)]: 1.0})
             # the first store: a store with no store before it; the second: a store with exactly one
@@ -181,8 +200,8 @@ class GuardBuilder:
                 P5.gated(a, lin({st: 2.0, skip[lane]: -3.0}, before), 3, {a: 1.0}, {self.mwrote[(1, lane)]: 1.0})
             P5.gated(a, {skip[lane]: 1.0}, 1, {Dp[lane]: 1.0, pres[lane]: -1.0}, {pres[lane]: 1.0})
         P5.clear(a, Dp.indices)
-        P5.reads += [f"dst.{s}", f"pdst.{s}", "op.*", skip.name, "Dp", f"pr.{s}"]
-        P5.writes += ["wrote", "pwrote", "mwrote", f"pr.{s}"]
+        P5.reads += [f"pdst.{s}", "op.*", skip.name, "Dp", f"pr.{s}"]
+        P5.writes += ["pwrote", "mwrote", f"pr.{s}"]
         # B + 9: the merge
         P9 = self.L[B + MERGE_DEPTH]
         res = self.b.results[s]
@@ -190,6 +209,45 @@ class GuardBuilder:
             for i in range(8):
                 value: Lin = {D[(lane, i)]: 1.0, res[(lane, i)]: -1.0}
                 P9.gated(a, {skip[lane]: 1.0}, 1, value, {res[(lane, i)]: 1.0})
-        P9.clear(a, [*D.indices, *skip.indices])
+        P9.clear(a, D.indices)
         P9.reads += [D.name, skip.name, f"r.{s}"]
         P9.writes.append(f"r.{s}")
+        self.unchanged(s)
+
+    # --- B + 3, B + 9, B + 12: does the destination keep its value? -------------------------------
+    def unchanged(self, s: int) -> None:
+        """``neq`` (``B + 9``) and the ``wrote`` update (``B + 12``; the last slot's is in the
+        writeback). The old value comes from a register port of its own (``B + 3``, beside the
+        slot's memory-base head) keyed by ``dst.s``."""
+        sp, a, lanes = self.sp, self.a, self.lanes
+        B = self.sched.mux(s)
+        bk = self.banks(s)
+        O, skip, neq = bk["O"], bk["skip"], self.neq
+        dst, xw = sp[f"dst.{s}"], sp["ctx.warp"]
+        P3 = self.L[B + 3]
+        query = {16 * w + r: (0, and_form({dst[r]: 1.0, xw[w]: 1.0}, a))
+                 for w in range(self.cfg.max_warps) for r in range(1, self.cfg.regs)}
+        P3.heads.append(register_file(sp, f"regs.{s}.o", self.cfg.regs, lanes, query, O,
+                                      warps=self.cfg.max_warps))
+        P3.reads += [f"dst.{s}", "ctx.warp"]
+        P3.writes.append(O.name)
+        P9 = self.L[B + MERGE_DEPTH]
+        res = self.b.results[s]
+        for lane in range(lanes):
+            for i in range(8):
+                d = {res[(lane, i)]: 1.0, O[(lane, i)]: -1.0}
+                P9.step(a, d, 0.5, {neq[lane]: 1.0})
+                P9.step(a, {c: -w for c, w in d.items()}, 0.5, {neq[lane]: 1.0})
+        P9.clear(a, O.indices)
+        P9.reads.append(O.name)
+        P9.writes.append(neq.name)
+        if s == self.sched.slots - 1:
+            return  # the writeback finishes the last slot (WritebackBuilder._written_flags)
+        P12 = self.L[B + UNCHANGED_DEPTH]
+        for lane in range(lanes):
+            for r in range(1, self.cfg.regs):
+                w = self.wrote[(lane, r)]
+                P12.gated(a, {dst[r]: 1.0, skip[lane]: -1.0}, 1, {neq[lane]: 1.0, w: -1.0}, {w: 1.0})
+        P12.clear(a, [*neq.indices, *skip.indices])
+        P12.reads += [f"dst.{s}", skip.name, neq.name, "wrote"]
+        P12.writes.append("wrote")

@@ -334,11 +334,22 @@ def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[in
     return [vals[n] & 0xFFFFFFFF for n in names]
 
 
-def step_tokens(ev) -> list[str]:
-    """The tokens of one EXEC step, from an interpreter ExecEvent."""
+Held = dict
+"""(warp, lane, register) -> the value the model's register file holds: the last ``R`` record's
+(a register never sent holds 0). ``step_tokens`` reads and updates it."""
+
+
+def step_tokens(ev, held: Held) -> list[str]:
+    """The tokens of one EXEC step, from an interpreter ExecEvent. A register whose new value is
+    the one it holds (``held``, updated here) sends no record: the circuit compares the same
+    way (``guards.GuardBuilder.unchanged``)."""
     toks = [f"EXEC.{ev.block}.{ev.warp}.{ev.mask}"]
     for lane in sorted(ev.reg_writes):
         for r, v in sorted(ev.reg_writes[lane].items()):
+            key = (ev.warp, lane, r)
+            if held.get(key, 0) == v & 0xFFFFFFFF:
+                continue
+            held[key] = v & 0xFFFFFFFF
             toks += [f"R.{lane}.{r}"] + value_tokens(v)
     for lane in sorted(ev.pred_writes):
         for p, v in sorted(ev.pred_writes[lane].items()):
@@ -358,8 +369,9 @@ def bar_token(cta: int, n: int) -> str:
 def trace_tokens(events) -> list[str]:
     """The expected generated tokens of a whole launch (the interpreter's trace, encoded)."""
     out: list[str] = []
+    held: Held = {}
     for ev in events:
-        out += step_tokens(ev)
+        out += step_tokens(ev, held)
     return out + ["END"]
 
 

@@ -12,21 +12,22 @@ layer      work
 ``E − 2``  the lanes whose guard fails (``term.fails``)
 ``E − 1``  each lane's next block (``newpc``), which pc-file entries this token writes (``pcw``)
 ``E``      mixer: the pc file (per lane: next block or exit; written at ``EXEC`` for the active
-           lanes, in the prompt for present lanes); which registers, predicates and stores the
-           step sends, per lane (``written``, ``pwritten``, ``mwritten``: staged at ``EXEC``
-           from the guards' counts);
+           lanes, in the prompt for present lanes);
            MLP: the current record (``cur``, ``curm``), which slots write the current register
            (``eqcur``), which slot is the block's k-th store (``storek``)
-``E + 1``  MLP: records still to send (``pending``, ``pendm``; only active lanes, ``ctx.lanes``),
-           the slot holding the value being sent (``cursel``); which warps run (``run``) and
-           each warp's lowest block (``ismin``)
-``E + 2``  MLP: the next record, or the next ``EXEC`` / ``END`` (``emit``)
-``E + 3``  MLP: the slot and lane of the next store (``nextsel``)
-``E + 4``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
+``E + 1``  MLP: which registers, predicates and stores the step sends, per lane, as 0/1 flags
+           (the last slot's ``wrote`` update, ``guards.py``: a register that keeps its value
+           sends nothing); the slot holding the value being sent (``cursel``); which warps run
+           (``run``) and each warp's lowest block (``ismin``)
+``E + 2``  mixer: the flags (``written``, ``pwritten``, ``mwritten``), staged at ``EXEC``;
+           MLP: records still to send (``pending``, ``pendm``; only active lanes, ``ctx.lanes``)
+``E + 3``  MLP: the next record, or the next ``EXEC`` / ``END`` (``emit``)
+``E + 4``  MLP: the slot and lane of the next store (``nextsel``)
+``E + 5``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
            slot: result nibbles, store address nibbles), read with output gates open only
            for the value being sent and the next store's address;
            MLP: the nibbles and address digits as one-hots
-``E + 5``  MLP: short or long value, from the nibble one-hots (a zero-attention layer; plain
+``E + 6``  MLP: short or long value, from the nibble one-hots (a zero-attention layer; plain
            ``generate()`` needs one last)
 =========  ==================================================================================
 
@@ -51,8 +52,8 @@ from compiler.circuit.tokens import const_row
 from compiler.circuit.words import and_form, latched, predicate_file, value_group
 
 TERM_LAYER = 2
-DEPTH = 6
-"""Layers of the writeback: ``Schedule.end`` .. ``Schedule.end + 5`` (the table above)."""
+DEPTH = 7
+"""Layers of the writeback: ``Schedule.end`` .. ``Schedule.end + 6`` (the table above)."""
 SCORE = 32.0
 """Logit of the right token (every other token scores at most 0)."""
 STAGE_REF = 2.0 ** 14
@@ -174,7 +175,7 @@ class WritebackBuilder:
         N.reads += ["term.T", "term.N", "term.fails", "tok.kind", "latch.*", "exec.*", "rom.bits.8"]
         N.writes += ["newpc", "pcw", "newser"]
 
-    # --- E .. E+3: where are we in the step's records ------------------------------------------
+    # --- E .. E+4: where are we in the step's records ------------------------------------------
     def bookkeeping(self) -> None:
         sp, a = self.sp, self.a
         E = self.sched.end
@@ -202,7 +203,8 @@ class WritebackBuilder:
         mwritten = sp.add("mwritten", self.mitems, kind="scalar",
                           doc="lane l ran the block's k-th store: the step sends its M record (0/1; staged "
                           "at EXEC)", stage="writeback")
-        M0.heads.append(self._written_mask([("wrote", written), ("pwrote", pwritten), ("mwrote", mwritten)]))
+        self.L[E + 2].heads.append(self._written_mask([("wrote", written), ("pwrote", pwritten),
+                                                        ("mwrote", mwritten)]))
         sk = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
                     doc="slot s is the block's k-th store (0/1)", stage="writeback")
         curp = sp.add("curp", self.pitems, kind="scalar", doc="the predicate record being sent (lane, predicate), "
@@ -230,9 +232,9 @@ class WritebackBuilder:
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
                 M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
-        M0.writes += ["pc.*", "cur", "curm", "eqcur", "written", "pwritten", "mwritten", "storek", "curp"]
+        M0.writes += ["pc.*", "cur", "curm", "eqcur", "storek", "curp"]
 
-        M1 = self.L[E + 1]
+        M1, MP = self.L[E + 1], self.L[E + 2]
         pending = sp.add("pending", self.items, kind="scalar",
                          doc="register records of this step not sent yet (0/1)", stage="writeback")
         pendm = sp.add("pendm", self.mitems, kind="scalar",
@@ -246,12 +248,12 @@ class WritebackBuilder:
             # At EXEC the latch may still hold the last record of the previous step, so "after" is
             # 0, 1 or 2: weights 3 on the conditions that must hold (3 + 3 + after >= 6.5 iff after >= 1)
             after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
-            M1.step(a, lin({ran[l]: 3.0, written[(l, r)]: 3.0}, after, no_bar), 6.5, {pending[(l, r)]: 1.0})
+            MP.step(a, lin({ran[l]: 3.0, written[(l, r)]: 3.0}, after, no_bar), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
             # conditions that must all hold, so any positive "after" completes the sum)
             after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0, kind["P"]: 1.0})
-            M1.step(a, lin({ran[l]: 2.0, mwritten[(k, l)]: 2.0}, after, no_bar), 4.5, {pendm[(k, l)]: 1.0})
+            MP.step(a, lin({ran[l]: 2.0, mwritten[(k, l)]: 2.0}, after, no_bar), 4.5, {pendm[(k, l)]: 1.0})
         pendp = sp.add("pendp", self.pitems, kind="scalar",
                        doc="predicate records of this step not sent yet (0/1)", stage="writeback")
         lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)], kind="scalar",
@@ -261,7 +263,7 @@ class WritebackBuilder:
             # an earlier predicate record
             after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
                                                                    sp["rthenp"][0]: -1.0})
-            M1.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after, no_bar), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
+            MP.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after, no_bar), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
         for p in range(self.cfg.preds):
             for s in range(slots):
                 later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
@@ -282,10 +284,13 @@ class WritebackBuilder:
             M1.step(a, {runl[(w, l)]: 1.0 for l in range(lanes)}, 0.5, {run[w]: 1.0})
             for b in range(blocks):  # some lane at b (at most 4) and none below it (each lane counts 5)
                 M1.step(a, {low[(w, b)]: 1.0}, 0.5, {ismin[(w, b)]: 1.0})
-        M1.reads += ["ctx.lanes", "pc.*", "written", "pwritten", "mwritten", "cur", "curm", "eqcur", "storek", "latch.*", "tok.kind"]
-        M1.writes += ["pending", "pendm", "cursel", "pendp", "lastp", "run", "ismin"]
+        M1.reads += ["pc.*", "eqcur", "storek", "latch.*", "pdst.*"]
+        M1.writes += ["cursel", "lastp", "run", "ismin"]
+        MP.reads += ["ctx.lanes", "written", "pwritten", "mwritten", "cur", "curm", "curp", "rthenp", "latch.*",
+                     "tok.kind"]
+        MP.writes += ["written", "pwritten", "mwritten", "pending", "pendm", "pendp"]
 
-        M2 = self.L[E + 2]
+        M2 = self.L[E + 3]
         done = self._done()
         emit = sp.add("emit", [("R", i) for i in self.items] + [("P", i) for i in self.pitems]
                       + [("M", i) for i in self.mitems]
@@ -340,7 +345,7 @@ class WritebackBuilder:
                      "stay"]
         M2.writes += ["emit", "atmin"]
 
-        M3 = self.L[E + 3]
+        M3 = self.L[E + 4]
         nextsel = sp.add("nextsel", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
                          doc="the next record is a store by slot s in lane l (its address is needed now)",
                          stage="writeback")
@@ -390,25 +395,18 @@ class WritebackBuilder:
         M1.writes.append("stay")
 
     def _written_mask(self, masks: list[tuple[str, Group]]) -> KeyHead:
-        """Which records the step sends, staged at ``EXEC`` and read at every token (``E`` mixer):
-        a guarded instruction's lanes depend on a predicate that the step's own records may
-        change. ``masks`` pairs each per-slot count (``guards``: ``wrote``, ``pwrote``, ``mwrote``)
-        with the group that receives its 0/1 flags. ``E − 1`` turns the counts into 0/1 flags; the
-        head keeps them as bit pairs (set, clear), so every row has the same number of non-zero
-        entries."""
+        """Which records the step sends, staged at ``EXEC`` and read at every token (``E + 2``
+        mixer): a guarded instruction's lanes depend on a predicate that the step's own records
+        may change. ``masks`` pairs each count (``guards``: ``wrote``, ``pwrote``, ``mwrote``) with
+        the group that receives its 0/1 flags. ``E + 1`` turns the counts into 0/1 flags
+        (``_written_flags``); the head keeps them as bit pairs (set, clear), so every row has the
+        same number of non-zero entries."""
         sp, a = self.sp, self.a
         kind = sp["tok.kind"]
-        F = self.L[self.sched.end - 1]
         pairs: list[tuple[int, int]] = []  # (flag channel, output channel)
         for count_name, out in masks:
-            count = sp[count_name]
-            flag = sp.add(f"{count_name}.flag", out.values, kind="scalar",
-                          doc=f"{count_name} > 0 (0/1)", stage="writeback")
-            for i in out.values:
-                F.step(a, {count[i]: 1.0}, 0.5, {flag[i]: 1.0})
-                pairs.append((flag[i], out[i]))
-            F.reads.append(count_name)
-            F.writes.append(flag.name)
+            flag = self._written_flags(count_name, out)
+            pairs += [(flag[i], out[i]) for i in out.values]
         at_exec = and_form({kind["EXEC"]: 1.0}, a)
         head = KeyHead(name="wmask", q={0: (0, {a: GAIN / 2})}, k={0: (0, dict(at_exec))})
         per = 32  # items per value head: two columns each
@@ -422,6 +420,35 @@ class WritebackBuilder:
                 vh.out[2 * c] = {out: 1.0}
             head.values.append(vh)
         return head
+
+    def _written_flags(self, count_name: str, out: Group) -> Group:
+        """``E + 1``: the 0/1 flags ``count > 0``. For ``wrote`` this also finishes the block's last
+        slot (``guards.GuardBuilder.unchanged``): where that slot ran and writes register r,
+        its own ``neq`` decides, else ``wrote`` as the earlier slots left it. Three steps per
+        (lane, register), each on at most 15.5 above its threshold (``neq``, ``wrote`` ≤ 16), the
+        slot's conditions in the up projection: exact in bfloat16."""
+        sp, a = self.sp, self.a
+        F = self.L[self.sched.end + 1]
+        count = sp[count_name]
+        flag = sp.add(f"{count_name}.flag", out.values, kind="scalar", doc=f"{count_name} > 0 (0/1)",
+                      stage="writeback")
+        F.reads.append(count_name)
+        F.writes.append(flag.name)
+        if count_name != "wrote":
+            for i in out.values:
+                F.step(a, {count[i]: 1.0}, 0.5, {flag[i]: 1.0})
+            return flag
+        last = self.slots - 1
+        dst, neq = sp[f"dst.{last}"], sp["neq"]
+        skip = sp[f"skip.{'even' if last % 2 == 0 else 'odd'}"]
+        for l, r in out.values:  # the conditions on dst / skip gate the up projection (flag_step)
+            w, d, k, f = count[(l, r)], dst[r], skip[l], {flag[(l, r)]: 1.0}
+            F.flag_step(a, {w: 1.0}, 0.5, f, {a: 1.0, d: -1.0})       # the last slot does not write r
+            F.flag_step(a, {w: 1.0, k: 32.0}, 32.5, f, d)              # it writes r, skips lane l
+            F.flag_step(a, {neq[l]: 1.0, k: -32.0}, 0.5, f, d)         # it writes r, ran: changed?
+        F.clear(a, [*neq.indices, *skip.indices])
+        F.reads += [f"dst.{last}", "neq", skip.name]
+        return flag
 
     def _pc_file(self) -> list[KeyHead]:
         """Each lane's next block (or exit): one value head per (warp, lane) in row 0, written
@@ -467,10 +494,10 @@ class WritebackBuilder:
             heads.append(head)
         return heads
 
-    # --- E+4 mixer: staging ---------------------------------------------------------------------
+    # --- E+5 mixer: staging ---------------------------------------------------------------------
     def staging(self) -> None:
         sp, a = self.sp, self.a
-        S = self.L[self.sched.end + 4]
+        S = self.L[self.sched.end + 5]
         kind = sp["tok.kind"]
         lane, cursel, nextsel = sp["latch.lane"], sp["cursel"], sp["nextsel"]
         val = value_group(sp, "emit.v", "the value being sent (read from staging)", "writeback")
@@ -505,10 +532,10 @@ class WritebackBuilder:
         S.reads += ["r.*", "saddr.*", "pr.*", "latch.lane", "cursel", "nextsel", "nextp"]
         S.writes += ["emit.v", "emit.a", "emit.pv"]
 
-    # --- E+4 MLP: the value and address digits of the next token ------------------------------
+    # --- E+5 MLP: the value and address digits of the next token ------------------------------
     def emit(self) -> None:
         sp, a = self.sp, self.a
-        L = self.L[self.sched.end + 4]
+        L = self.L[self.sched.end + 5]
         kind, val, adr, emit = sp["tok.kind"], sp["emit.v"], sp["emit.a"], sp["emit"]
         nib = sp.add("emit.nib", [(i, d) for i in range(8) for d in range(16)], kind="onehot",
                      doc="nibble i of the value being sent is d", stage="writeback")
