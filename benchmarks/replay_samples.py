@@ -40,26 +40,23 @@ def main() -> None:
     for f in files:
         name = Path(f).stem if Path(f).parent.name == "samples" else f.removesuffix(".cu")
         h = read_header(f)
-        try:
+
+        def skipped(verdict: str) -> None:
+            print(f"| {name} | {h.grid}x{h.block} | - | - | - | {verdict} | - |", flush=True)
+
+        try:  # the compiler, the interpreter and the circuit's launch limits (e.g. its 8 parameters)
             prog = compile_file(f, h.kernel, cfg)
             launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
             res = Interpreter(prog, launch, cfg).run()
-        except QgpuError as e:  # refused by the compiler or faulting in the interpreter: say so
-            print(f"| {name} | {h.grid}x{h.block} | - | - | - | refused: {str(e).splitlines()[0]} | - |",
-                  flush=True)
+            missing = unsupported(prog, launch)
+            run = None if missing else gpu.start(prog, launch)
+        except QgpuError as e:
+            skipped(f"refused: {str(e).splitlines()[0]}")
             continue
-        missing = unsupported(prog, launch)
         if missing:
-            print(f"| {name} | {h.grid}x{h.block} | - | - | - | not on the model: {', '.join(missing)} | - |",
-                  flush=True)
+            skipped(f"not on the model: {', '.join(missing)}")
             continue
         want = trace_tokens(res.trace)
-        try:
-            run = gpu.start(prog, launch)
-        except QgpuError as e:  # beyond the circuit's launch limits (e.g. its 8 parameters)
-            print(f"| {name} | {h.grid}x{h.block} | - | - | - | refused: {str(e).splitlines()[0]} | - |",
-                  flush=True)
-            continue
         t0 = time.perf_counter()
         bad = run.force(want)
         dt = time.perf_counter() - t0
