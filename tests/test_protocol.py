@@ -116,3 +116,33 @@ def test_bad_traces_are_reported_with_their_position():
         P.parse_trace(["EXEC.0.0.15", "R.0.1"])
     steps, ended = P.parse_trace(["EXEC.0.0.15", "R.0.1", "S.-2"])  # not ended: no END token yet
     assert not ended and steps == [P.Step(0, 0, 15, {0: {1: 0xFFFFFFFE}}, {}, [])]
+
+
+def _many_params_kernel(tmp_path, n: int):
+    """A kernel with n int parameters; thread 0 stores the last one (so the compiler keeps it)."""
+    names = [f"p{i}" for i in range(n - 1)]
+    src = tmp_path / f"params{n}.cu"
+    src.write_text(f"// qgpu: --grid 1 --block 1\n// qgpu: out=zeros:1 {' '.join(f'{x}={i + 100}' for i, x in enumerate(names))}\n"
+                   f"__global__ void k(int* out, {', '.join(f'int {x}' for x in names)}) {{ out[0] = {names[-1]}; }}\n")
+    return _launch(str(src))
+
+
+def test_sixteen_parameters_reach_the_constants_file(tmp_path):
+    from compiler.circuit.tokens import const_row
+    prog, launch = _many_params_kernel(tmp_path, P.PARAMS)
+    assert P.PARAMS == 16
+    toks = P.prompt_tokens(prog, launch)
+    names = P.constant_names()
+    # the last parameter (index 15) is 114 (= 100 + 14): a K record of constant "param15", row 15
+    i = names.index("param15")
+    assert toks[toks.index(f"K.{i}") + 1] == "S.114" and const_row("param15") == 15
+    # the rows of every constant are distinct per lane class and all below the file's size
+    from compiler.circuit.tokens import const_row_count
+    assert all(const_row(n) < const_row_count() for n in names)
+    assert const_row("ntid") == 16 and const_row("tid.0.0") == 18
+
+
+def test_seventeen_parameters_are_a_clear_circuit_limit(tmp_path):
+    prog, launch = _many_params_kernel(tmp_path, P.PARAMS + 1)
+    with pytest.raises(P.CircuitLimit, match="17 parameters; the circuit holds 16"):
+        P.prompt_tokens(prog, launch)

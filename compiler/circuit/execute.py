@@ -34,12 +34,12 @@ from compiler.circuit.alu_shift import SHIFTS, build_shifts
 from compiler.circuit.alu_warp import SHUFFLES, VOTES, WarpOps
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
 from compiler.circuit.protocol import (
-    DST_PRED, OPCODE_ID, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
+    DST_PRED, OPCODE_ID, PARAMS, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED, TERM_SLOT,
 )
-from compiler.circuit.guards import MERGE_DEPTH, GuardBuilder
+from compiler.circuit.guards import MERGE_DEPTH, GuardBuilder, bank_parity
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Space
-from compiler.circuit.tokens import const_row
+from compiler.circuit.tokens import const_row, const_row_count
 from compiler.circuit.words import (
     REG_ROWS, and_form, constants_file, memory_file, predicate_file, register_file, value_group,
 )
@@ -103,7 +103,7 @@ class Schedule:
 
 def const_rows(warps: int) -> dict[int, int]:
     """Constants file rows (identity: K tokens address rows, see tokens.const_row)."""
-    return {r: r for r in range(11 + 6 * warps)}
+    return {r: r for r in range(const_row_count(warps))}
 
 
 def bits_name(s: int) -> str:
@@ -224,21 +224,23 @@ class SlotBuilder:
                      for w in range(warps) for r in range(1, self.cfg.regs)}
             ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x],
                                              warps=warps))
-        # launch constants: param (index = immediate, 0..7) and sreg
+        # launch constants: param (index = immediate, 0..PARAMS-1) and sreg
         ops = sp[f"op.{s}"]
-        rows = const_rows(self.cfg.max_warps)
+        warps = self.cfg.max_warps
+        rows = const_rows(warps)
         q: dict[int, tuple[int, Lin]] = {}
-        imm_is = {k: _imm_equals(sp, s, k) for k in range(8)}
-        for k in range(8):  # param k: op flag AND immediate == k (imm_is[k] is 1 when equal, else <= 0)
-            q[k] = (0, lin({ops["param"]: GAIN}, {c: GAIN * w for c, w in imm_is[k].items()}, (a, -1.5 * GAIN)))
-        q[8] = (0, and_form({ops["sreg.ntid.x"]: 1.0}, a))
-        q[9] = (0, and_form({ops["sreg.nctaid.x"]: 1.0}, a))
-        for w in range(self.cfg.max_warps):
+        for k in range(PARAMS):  # param k: op flag AND immediate == k (imm_is is 1 when equal, else <= 0)
+            imm_is = _imm_equals(sp, s, k)
+            q[const_row(f"param{k}", warps)] = (0, lin({ops["param"]: GAIN}, {c: GAIN * w for c, w in imm_is.items()},
+                                                        (a, -1.5 * GAIN)))
+        q[const_row("ntid", warps)] = (0, and_form({ops["sreg.ntid.x"]: 1.0}, a))
+        q[const_row("nctaid", warps)] = (0, and_form({ops["sreg.nctaid.x"]: 1.0}, a))
+        for w in range(warps):
             # laneid reads the tid row: laneid = tid % 32, and a CTA has at most 16 threads
             # (cross-lane ops read it too: a thread's hardware lane is tid, alu_warp.py)
-            q[10 + w] = (0, lin({ops["sreg.tid.x"]: GAIN, ops["sreg.laneid"]: GAIN, ops["warp"]: GAIN, xw[w]: GAIN},
-                                (a, -1.5 * GAIN)))
-            q[10 + self.cfg.max_warps + w] = (0, and_form({ops["sreg.ctaid.x"]: 1.0, xw[w]: 1.0}, a))
+            q[const_row(f"tid.{w}.0", warps)] = (0, lin({ops["sreg.tid.x"]: GAIN, ops["sreg.laneid"]: GAIN,
+                                                          ops["warp"]: GAIN, xw[w]: GAIN}, (a, -1.5 * GAIN)))
+            q[const_row(f"ctaid.{w}", warps)] = (0, and_form({ops["sreg.ctaid.x"]: 1.0, xw[w]: 1.0}, a))
         ports.heads.append(constants_file(sp, f"const.{s}", rows, self.lanes, q, self.results[s]))
         ports.reads += ["src.*", f"op.{s}", "ctx.warp"]
         ports.writes += [*(vals[x].name for x in OPERANDS), f"r.{s}"]
@@ -260,7 +262,7 @@ class SlotBuilder:
     def operand_groups(self, s: int) -> dict:
         """Operand banks: two sets, used by even and odd slots (a slot's operands live from its
         register read to its result, overlapping the next slot's read)."""
-        par = "even" if s % 2 == 0 else "odd"
+        par = bank_parity(s)
         return {x: self.sp.shared(f"{x.upper()}.{par}", [(l, i) for l in range(self.lanes) for i in range(8)],
                                   kind="scalar", doc=f"operand {x} of the {par} slots, 4 lanes (bank)",
                                   stage="decode") for x in OPERANDS}
@@ -471,7 +473,7 @@ class SlotBuilder:
 
 
 def _imm_equals(space: Space, s: int, k: int) -> Lin:
-    """A form that is 1 exactly when the slot's immediate is the small value k (0..7), else ≤ 0."""
+    """A form that is 1 exactly when the slot's immediate is the small value k (0..255), else ≤ 0."""
     a = space["anchor"].start
     form: Lin = {}
     for field in ("imm0", "imm1", "imm2", "imm3"):

@@ -59,6 +59,12 @@ def guard_sources(cfg, slots: int) -> list[tuple[str, int]]:
     return [("pred", p) for p in range(cfg.preds)] + [("pfwd", j) for j in range(slots)]
 
 
+def bank_parity(s: int) -> str:
+    """Which of the two alternating banks slot s uses ("even" or "odd"): neighbouring slots
+    overlap in the pipeline, so each keeps its banks apart from the next one's."""
+    return "even" if s % 2 == 0 else "odd"
+
+
 class GuardBuilder:
     """Adds guarded execution to the slots built by ``execute.SlotBuilder``."""
 
@@ -84,7 +90,7 @@ class GuardBuilder:
                              kind="scalar", doc="lane l ran the block's k-th store (0/1)", stage="writeback")
 
     def banks(self, s: int) -> dict:
-        par = "even" if s % 2 == 0 else "odd"
+        par = bank_parity(s)
         sp, lanes = self.sp, self.lanes
         return {
             "D": sp.groups.get(f"Dv.{par}") or value_group(

@@ -139,7 +139,10 @@ class Vocab:
         return [self.words[i] for i in ids]
 
 
-def constant_names(cfg: MachineConfig = DEFAULT, params: int = 8) -> list[str]:
+PARAMS = 16  # kernel parameters the circuit holds (constants rows 0..PARAMS-1; ``param`` reads one)
+
+
+def constant_names(cfg: MachineConfig = DEFAULT, params: int = PARAMS) -> list[str]:
     """Launch constants, in K-record order: what ``param`` and ``sreg`` read, which lanes of
     each warp hold a thread (``present``, 1 or 0), which warps exist (``warp``), and where the
     shared and local windows start (``sbase``, ``lbase``: byte addresses in the flat memory)."""
@@ -316,7 +319,7 @@ def constants(program: Program, launch, cfg: MachineConfig = DEFAULT) -> list[in
     names = constant_names(cfg)
     vals = dict.fromkeys(names, 0)
     if len(launch.param_values) > sum(n.startswith("param") for n in names):
-        raise CircuitLimit(f"kernel has {len(launch.param_values)} parameters; the circuit holds 8")
+        raise CircuitLimit(f"kernel has {len(launch.param_values)} parameters; the circuit holds {PARAMS}")
     for i, v in enumerate(launch.param_values):
         vals[f"param{i}"] = v
     vals["ntid"], vals["nctaid"] = launch.block, launch.grid

@@ -12,7 +12,7 @@ These groups are the only place token identities enter the circuit.
 from __future__ import annotations
 
 from compiler.circuit.layers import BALLAST_CHANNELS, Lin
-from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, constant_names
+from compiler.circuit.protocol import FIELDS, PARAMS, SLOTS_PER_BLOCK, Vocab, constant_names
 from compiler.circuit.space import Space
 
 KINDS = ("special", "GO", "END", "EXEC", "BAR", "I", "F", "R", "P", "M", "K", "S", "B")
@@ -23,19 +23,25 @@ CONSTANTS = constant_names()
 
 def const_row(name: str, warps: int = 4) -> int:
     """Row of a launch constant in the constants file (lanes are value heads of the row):
-    params 0..7, ntid 8, nctaid 9, then per warp w: tid 10+w, ctaid 10+warps+w,
-    present 10+2·warps+w; which warps exist: row 10+3·warps (warp w in value head w); then per
-    warp w: sbase 11+3·warps+w, lbase 11+4·warps+w, cta 11+5·warps+w."""
+    params 0..P-1 (P = ``protocol.PARAMS``), ntid P, nctaid P+1, then per warp w: tid P+2+w,
+    ctaid P+2+warps+w, present P+2+2·warps+w; which warps exist: row P+2+3·warps (warp w in
+    value head w); then per warp w: sbase P+3+3·warps+w, lbase P+3+4·warps+w, cta P+3+5·warps+w."""
     if name.startswith("param"):
         return int(name[5:])
     if name in ("ntid", "nctaid"):
-        return 8 + (name == "nctaid")
+        return PARAMS + (name == "nctaid")
     kind, w = name.split(".")[:2]
+    base = PARAMS + 2
     if kind == "warp":  # one row; the warp is the "lane" (value head) of the row
-        return 10 + 3 * warps
+        return base + 3 * warps
     if kind in ("sbase", "lbase", "cta"):
-        return 11 + int(w) + warps * {"sbase": 3, "lbase": 4, "cta": 5}[kind]
-    return 10 + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
+        return base + 1 + int(w) + warps * {"sbase": 3, "lbase": 4, "cta": 5}[kind]
+    return base + int(w) + warps * {"tid": 0, "ctaid": 1, "present": 2}[kind]
+
+
+def const_row_count(warps: int = 4) -> int:
+    """Rows of the constants file: every constant's row is below this."""
+    return PARAMS + 3 + 6 * warps
 
 
 def add_constant_groups(space: Space) -> None:

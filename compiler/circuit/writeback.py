@@ -44,7 +44,7 @@ from __future__ import annotations
 from compiler.circuit.barriers import BarrierBuilder
 from compiler.circuit.execute import Schedule, _equals, _field_bits
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
-from compiler.circuit.guards import guard_sources
+from compiler.circuit.guards import bank_parity, guard_sources
 from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, TERM_SLOT, TERMINATORS, Vocab
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.space import Group, Space
@@ -440,7 +440,7 @@ class WritebackBuilder:
             return flag
         last = self.slots - 1
         dst, neq = sp[f"dst.{last}"], sp["neq"]
-        skip = sp[f"skip.{'even' if last % 2 == 0 else 'odd'}"]
+        skip = sp[f"skip.{bank_parity(last)}"]
         for l, r in out.values:  # the conditions on dst / skip gate the up projection (flag_step)
             w, d, k, f = count[(l, r)], dst[r], skip[l], {flag[(l, r)]: 1.0}
             F.flag_step(a, {w: 1.0}, 0.5, f, {a: 1.0, d: -1.0})       # the last slot does not write r
