@@ -2,8 +2,10 @@
 
 Each ``EXEC`` step costs one token, and after it each lane sends two tokens per register the block
 keeps (an address and, usually, one short value) and one per predicate (docs/circuit.md, "Token
-protocol"; temporaries send nothing, compiler/block_temps.py). Stores cost the same however the
-kernel is compiled, so they are left out. Trip counts are unknown at compile time: a block inside
+protocol"; temporaries send nothing, compiler/block_temps.py). A register rewritten with the value
+it held sends nothing either, but that depends on the data, so every kept register is counted: the
+estimate is an upper bound of the register records. Stores cost the same however the kernel is
+compiled, so they are left out. Trip counts are unknown at compile time: a block inside
 k loops counts ``LOOP_WEIGHT ** k`` times, for ``LANES`` lanes. The estimate only orders
 alternatives; the real count is the interpreter's trace (``python benchmarks/protocol_tokens.py``).
 """
