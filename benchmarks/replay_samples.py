@@ -44,7 +44,7 @@ def main() -> None:
         def skipped(verdict: str) -> None:
             print(f"| {name} | {h.grid}x{h.block} | - | - | - | {verdict} | - |", flush=True)
 
-        try:  # the compiler, the interpreter and the circuit's launch limits (e.g. its 8 parameters)
+        try:  # the compiler, the interpreter and the circuit's launch limits (e.g. its 16 parameters)
             prog = compile_file(f, h.kernel, cfg)
             launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
             res = Interpreter(prog, launch, cfg).run()
