@@ -9,6 +9,7 @@ import glob
 import pytest
 
 from compiler.circuit import protocol as P
+from compiler.circuit.tokens import const_row, const_row_count
 from compiler.kernel_compiler import compile_file
 from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, Pred, Program, Reg
 from engine.interpreter import ExecEvent, Interpreter
@@ -128,7 +129,6 @@ def _many_params_kernel(tmp_path, n: int):
 
 
 def test_sixteen_parameters_reach_the_constants_file(tmp_path):
-    from compiler.circuit.tokens import const_row
     prog, launch = _many_params_kernel(tmp_path, P.PARAMS)
     assert P.PARAMS == 16
     toks = P.prompt_tokens(prog, launch)
@@ -136,8 +136,7 @@ def test_sixteen_parameters_reach_the_constants_file(tmp_path):
     # the last parameter (index 15) is 114 (= 100 + 14): a K record of constant "param15", row 15
     i = names.index("param15")
     assert toks[toks.index(f"K.{i}") + 1] == "S.114" and const_row("param15") == 15
-    # the rows of every constant are distinct per lane class and all below the file's size
-    from compiler.circuit.tokens import const_row_count
+    # every constant's row is inside the constants file; the rows after the parameters moved up
     assert all(const_row(n) < const_row_count() for n in names)
     assert const_row("ntid") == 16 and const_row("tid.0.0") == 18
 

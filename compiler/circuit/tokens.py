@@ -40,8 +40,8 @@ def const_row(name: str, warps: int = 4) -> int:
 
 
 def const_row_count(warps: int = 4) -> int:
-    """Rows of the constants file: every constant's row is below this."""
-    return PARAMS + 3 + 6 * warps
+    """Rows of the constants file: the last row (``const_row``'s order) plus one."""
+    return const_row(f"cta.{warps - 1}", warps) + 1
 
 
 def add_constant_groups(space: Space) -> None:
