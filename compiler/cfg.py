@@ -52,7 +52,8 @@ def simplify(prog: VProgram) -> VProgram:
             return label
 
         for b in blocks:
-            b.term = _retarget(b.term, final)
+            if not b.serial:  # a serial block's jump stays: its target must lie above it
+                b.term = _retarget(b.term, final)
         # reachability from the entry
         reach, todo = set(), [blocks[0].label]
         while todo:
@@ -62,7 +63,8 @@ def simplify(prog: VProgram) -> VProgram:
             reach.add(lab)
             todo.extend(by[lab].succs())
         blocks = [b for b in blocks if b.label in reach]
-        # merge b -> next when next is b's only successor and b is next's only predecessor
+        # merge b -> next when next is b's only successor and b is next's only predecessor (an
+        # atomic's serial block stays on its own: compiler/isel_atomic.py)
         preds: dict[str, int] = {}
         for b in blocks:
             for s_ in set(b.succs()):
@@ -70,7 +72,8 @@ def simplify(prog: VProgram) -> VProgram:
         merged = False
         for i in range(len(blocks) - 1):
             b, n = blocks[i], blocks[i + 1]
-            if isinstance(b.term, Jump) and str(b.term.target) == n.label and preds.get(n.label) == 1:
+            if (isinstance(b.term, Jump) and str(b.term.target) == n.label and preds.get(n.label) == 1
+                    and not b.serial and not n.serial):
                 b.instrs.extend(n.instrs)
                 b.term = n.term
                 del blocks[i + 1]

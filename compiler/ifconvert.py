@@ -17,12 +17,21 @@ Patterns, on the virtual CFG before register allocation (A ends in
 * chain: Y (one predecessor, a short block ending in ``branch @h``) has X as one
   of its targets: A takes Y's instructions under ``@!g`` and branches on the
   combined predicate (unrolled loops with ``continue`` and ``break``).
+
+Speculation: a moved instruction stays unguarded when running it in every lane changes
+nothing any lane reads (``_speculable``): a side-effect-free op whose destinations no
+lane that skips the arm reads again (not live where those lanes go next). A loop's
+pointer setup hoisted out of ``if (tid < n)`` is the common case; unguarded, a kernel
+parameter copy is a plain launch constant again, which rematerialisation can recompute
+at its uses (compiler/remat.py) instead of sending it back as writeback tokens.
 """
 
 from __future__ import annotations
 
 from compiler.cfg import VBlock, VProgram, simplify
-from compiler.machine.isa import Branch, Exit, Guard, Instr, Jump, Op, Pred
+from compiler.machine.isa import OPS, Branch, Exit, Guard, Imm, Instr, Jump, Kind, Op, Pred, Reg
+from compiler.regalloc import liveness
+from compiler.remat import constant_defs
 
 MAX_ARM = 6
 """Instructions an arm may have to be converted (both arms together for a diamond)."""
@@ -65,8 +74,41 @@ def _value(g: Guard, a: VBlock, temps: _Temps) -> Pred:
     return t
 
 
-def _guarded(instrs: list[Instr], g: Guard) -> list[Instr]:
-    return [Instr(i.op, i.dst, i.srcs, i.mod, g, i.dst2, i.line) for i in instrs]
+def _constants(prog: VProgram) -> set:
+    """Virtual registers that hold a launch constant in every lane: written once, unguarded, by
+    ``param``, ``sreg`` or ``mov`` of an immediate or of another such register (the values
+    rematerialisation can recompute, compiler/remat.py)."""
+    return set(constant_defs(prog))
+
+
+def _speculable(ins: Instr, skipped_to: set[str], live_in: dict[str, set], constants: set) -> bool:
+    """May ``ins``, moved under a guard, run in every lane instead? Yes when it computes a launch
+    constant (``param``, ``sreg``, ``mov`` of an immediate or of a constant register) into a
+    virtual register that is not live at the entry of any block the lanes skipping it go to
+    next (``skipped_to``): no lane ever reads the value it replaces. Later instructions of the
+    same arm read it under the same guard. Other ops stay guarded: running them in more lanes
+    would change registers that then travel back as writeback tokens."""
+    if not (ins.op in (Op.PARAM, Op.SREG)
+            or (ins.op is Op.MOV and (isinstance(ins.srcs[0], Imm) or ins.srcs[0] in constants))):
+        return False
+    d = ins.dst
+    return (ins.dst2 is None and isinstance(d, Reg) and isinstance(d.n, str)
+            and not any(d in live_in[t] for t in skipped_to))
+
+
+def _guarded(instrs: list[Instr], g: Guard, skipped_to: set[str] = frozenset(),
+             live_in: dict[str, set] | None = None, constants: set = frozenset()) -> list[Instr]:
+    """``instrs`` under guard ``g``, except those that may run in every lane (``_speculable``;
+    only when the caller names where the skipping lanes go: ``skipped_to``)."""
+    out: list[Instr] = []
+    constants = set(constants)
+    for i in instrs:
+        if skipped_to and _speculable(i, skipped_to, live_in, constants):
+            out.append(i)
+            constants.add(i.dst)  # a copy of it later in the arm may run unguarded too
+        else:
+            out.append(Instr(i.op, i.dst, i.srcs, i.mod, g, i.dst2, i.line))
+    return out
 
 
 def _is_bare_exit(b: VBlock) -> bool:
@@ -87,6 +129,8 @@ def if_convert(prog: VProgram, level: int = FULL) -> VProgram:
         changed = False
         by = prog.by_label()
         preds = _preds(prog)
+        live = liveness(prog)
+        consts = _constants(prog)
         for a in prog.blocks:
             if not isinstance(a.term, Branch):
                 continue
@@ -99,11 +143,11 @@ def if_convert(prog: VProgram, level: int = FULL) -> VProgram:
                 a.term = Exit(not_g, x.label)
             elif (_convertible(y, g, preds) and str(y.term.target) == x.label
                   and len(y.instrs) <= MAX_ARM):
-                a.instrs += _guarded(y.instrs, not_g)
+                a.instrs += _guarded(y.instrs, not_g, {x.label}, live, consts)
                 a.term = Jump(x.label)
             elif (_convertible(x, g, preds) and str(x.term.target) == y.label
                   and len(x.instrs) <= MAX_ARM):
-                a.instrs += _guarded(x.instrs, g)
+                a.instrs += _guarded(x.instrs, g, {y.label}, live, consts)
                 a.term = Jump(y.label)
             elif (_convertible(x, g, preds) and _convertible(y, g, preds)
                   and str(x.term.target) == str(y.term.target)
@@ -113,10 +157,10 @@ def if_convert(prog: VProgram, level: int = FULL) -> VProgram:
             elif level < FULL:
                 continue
             elif _convertible(y, g, preds) and y.label != a.label:
-                a.instrs += _guarded(y.instrs, not_g)
+                a.instrs += _guarded(y.instrs, not_g, {x.label}, live, consts)
                 a.term = Branch(g, x.label, str(y.term.target))
             elif _convertible(x, g, preds) and x.label != a.label:
-                a.instrs += _guarded(x.instrs, g)
+                a.instrs += _guarded(x.instrs, g, {y.label}, live, consts)
                 a.term = Branch(g, str(x.term.target), y.label)
             elif (isinstance(y.term, Branch) and _movable(y, g, preds) and y.label != a.label
                   and x.label in (str(y.term.target), str(y.term.fallthrough))
@@ -136,4 +180,30 @@ def if_convert(prog: VProgram, level: int = FULL) -> VProgram:
             prog = simplify(prog)
             changed = True
             break
-    return prog
+    return _drop_repeated_constants(prog)
+
+
+def _drop_repeated_constants(prog: VProgram) -> VProgram:
+    """Drop a ``mov d, imm`` (guarded or not) where d already holds that immediate in every lane
+    from an unguarded ``mov`` earlier in the block. Both arms of ``sum = c ? ... : 0`` often
+    start from the same constant; after if-conversion the second copy does nothing but may cost
+    a block."""
+    for b in prog.blocks:
+        known: dict = {}  # register -> the immediate every lane holds
+        kept: list[Instr] = []
+        for i in b.instrs:
+            if i.op is Op.MOV and isinstance(i.srcs[0], Imm) and i.dst2 is None:
+                v = i.srcs[0].value & 0xFFFFFFFF
+                if known.get(i.dst) == v:
+                    continue
+                kept.append(i)
+                if i.guard is None:
+                    known[i.dst] = v
+                else:
+                    known.pop(i.dst, None)
+                continue
+            kept.append(i)
+            for d in i.regs_written():
+                known.pop(d, None)
+        b.instrs = kept
+    return simplify(prog)

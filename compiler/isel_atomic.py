@@ -13,9 +13,9 @@ goes on in serial blocks just below it: ``compiler/vcfg_to_blocks.py``)::
 
 Memory is read at one depth of a pass and written by the tokens after it, so each lane's
 pass sees the writes of the lanes before it: the same values as the atomic in lane order,
-and the same trace of stores. The serial block holds nothing else (another load or store
-in it would see or make writes in a different order), jumps to the block after it, and
-is never the entry block. A guarded atomic (``@p atom``, or one that if-conversion guarded)
+and the same trace of stores. The serial block holds no other load or store (it
+would see or make writes in a different order; rematerialisation may put a ``param`` or ``sreg``
+there, for the address), jumps to the block after it, and is never the entry block. A guarded atomic (``@p atom``, or one that if-conversion guarded)
 becomes a branch around its serial block: the lanes where p is false skip it, exactly as
 they skip the PTX instruction, and the expansion itself stays unguarded (guarded results
 wait a slot, so a guarded expansion would not fit a short block).

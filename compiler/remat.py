@@ -14,11 +14,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from compiler.cfg import VProgram
+from compiler.cfg import VProgram, simplify
 from compiler.machine.isa import Imm, Instr, Op, Reg
 
 
-def _cheap_defs(prog: VProgram) -> dict[Reg, Instr]:
+REUSE_WITHIN = 3
+"""A use reads the copy made for an earlier use when at most this many instructions lie between
+that copy and it (so that both uses likely land in the same ROM block, where the copy is a
+temporary), otherwise it gets a copy of its own."""
+
+
+def constant_defs(prog: VProgram) -> dict[Reg, Instr]:
     """Virtual registers written exactly once, unguarded, by a constant-producing op, or
     copied (``mov``) from such a register: each maps to the op that recomputes it."""
     counts: Counter = Counter(d for b in prog.blocks for i in b.instrs for d in i.regs_written())
@@ -37,30 +43,30 @@ def _cheap_defs(prog: VProgram) -> dict[Reg, Instr]:
             elif i.op is Op.MOV and i.srcs[0] in defs:
                 defs[d] = defs[i.srcs[0]]
                 changed = True
-    # an atomic's serial block holds only its read-modify-write (compiler/isel_atomic.py): no
-    # recomputed copies in there, its operands stay in registers
-    in_serial = {r for b in prog.blocks if b.serial for i in b.instrs for r in i.regs_read()}
-    return {d: i for d, i in defs.items() if d not in in_serial}
+    return defs
 
 
 def rematerialise(prog: VProgram) -> VProgram:
-    defs = _cheap_defs(prog)
+    defs = constant_defs(prog)
     if not defs:
         return prog
     n = 0
     for b in prog.blocks:
         out: list[Instr] = []
+        made: dict[tuple, tuple[Reg, int]] = {}  # (op, srcs, mod) -> a recent copy, where it is in out
         for ins in b.instrs:
             if ins.dst in defs:  # its only definition
-                continue  # every use gets its own copy below
+                continue  # each block that uses it gets its own copy below
             srcs = list(ins.srcs)
             for k, s in enumerate(srcs):
                 if isinstance(s, Reg) and s in defs:
-                    n += 1
-                    tmp = Reg(f"rm{n}")
                     d = defs[s]
-                    out.append(Instr(d.op, tmp, d.srcs, d.mod, None, None, ins.line))
-                    srcs[k] = tmp
+                    key = (d.op, d.srcs, d.mod)
+                    if key not in made or len(out) - made[key][1] > REUSE_WITHIN:
+                        n += 1
+                        made[key] = (Reg(f"rm{n}"), len(out))
+                        out.append(Instr(d.op, made[key][0], d.srcs, d.mod, None, None, ins.line))
+                    srcs[k] = made[key][0]
             out.append(Instr(ins.op, ins.dst, tuple(srcs), ins.mod, ins.guard, ins.dst2, ins.line))
         b.instrs = out
-    return prog
+    return simplify(prog)  # a block left with nothing but a constant's only definition is empty now

@@ -15,7 +15,7 @@ from compiler.cfg import VProgram
 from compiler.errors import CompileError
 from compiler.machine.config import MachineConfig
 from compiler.regalloc import physical, live_after_each, liveness
-from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Instr, Jump, Op, Reg, Terminator
+from compiler.machine.isa import ZERO, Barrier, Block, Branch, Exit, Imm, Instr, Jump, Op, Reg, Terminator
 
 
 class RomOverflow(CompileError):
@@ -83,6 +83,26 @@ def _loaded(chunk: list[Instr]) -> set:
     return derived
 
 
+def _constant(ins: Instr) -> bool:
+    """Does ``ins`` produce a launch constant (a rematerialised copy, compiler/remat.py)?"""
+    return ins.guard is None and (ins.op in (Op.PARAM, Op.SREG)
+                                  or (ins.op is Op.MOV and isinstance(ins.srcs[0], Imm)))
+
+
+def _starts_next(chunk: list[Instr], instrs: list[Instr], after: list[set], k: int,
+                 cfg: MachineConfig) -> bool:
+    """Should instruction k, a launch constant that later instructions read, open the next block
+    instead of closing this one? Yes when the instruction after it would not fit this block: the
+    constant would only be read in the next block, so it would travel there as a register
+    written back (tokens for every lane); computed there, it is a temporary."""
+    ins = instrs[k]
+    if not chunk or k + 1 >= len(instrs) or not _constant(ins) or ins.dst not in after[k]:
+        return False
+    with_it = chunk + [ins]
+    nxt = instrs[k + 1]
+    return not _fits(with_it + _bubbles(with_it, nxt, cfg), nxt, after[k + 1], cfg)
+
+
 def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Block]:
     pieces: list[tuple[str, list[Instr], Terminator | None, int, bool, int | None]] = []
     """(label, instructions, terminator — None: go on to the next part —, PTX line, serial, index of
@@ -92,9 +112,9 @@ def split_blocks(prog: VProgram, cfg: MachineConfig, filename: str) -> list[Bloc
     for vb in prog.blocks:
         chunks: list[list[Instr]] = [[]]
         after = live_after_each(vb, live_in, tracked=physical)
-        for ins, live in zip(vb.instrs, after):
+        for k, (ins, live) in enumerate(zip(vb.instrs, after)):
             gap = _bubbles(chunks[-1], ins, cfg)
-            if not _fits(chunks[-1] + gap, ins, live, cfg):
+            if not _fits(chunks[-1] + gap, ins, live, cfg) or _starts_next(chunks[-1] + gap, vb.instrs, after, k, cfg):
                 if not chunks[-1]:
                     raise CompileError(f"instruction '{ins}' alone exceeds the per-block limits",
                                        file=filename, line=ins.line)
