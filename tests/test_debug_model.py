@@ -241,7 +241,9 @@ def test_record_then_replay_shows_the_same_tokens_and_state(gpu, kernel, trace, 
 
 # --- the app on the model -------------------------------------------------------------------------
 @sync
-async def test_the_ui_keeps_working_while_the_model_steps(shared):
+async def test_the_ui_keeps_working_while_the_model_steps(shared, monkeypatch):
+    import threading
+
     from app.debugger.app import DebugApp
 
     shared.breakpoints = Breakpoints()
@@ -251,10 +253,15 @@ async def test_the_ui_keeps_working_while_the_model_steps(shared):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.frame.pos == 1
-        await pilot.press("n")  # a whole EXEC step: tens of forward passes in the worker
+        # the worker's first forward pass waits until the UI has answered: whether a short EXEC step
+        # (a few passes) ends before the key below is handled must not decide the test
+        gate, real_pass = threading.Event(), shared._pass
+        monkeypatch.setattr(shared, "_pass", lambda: (gate.wait(timeout=300), real_pass())[1])
+        await pilot.press("n")  # a whole EXEC step: several forward passes in the worker
         assert app.busy
         await pilot.press("w")  # the UI answers meanwhile
         assert app.warp == 1 and app.busy
+        gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not app.busy and app.frame.tokens[-1].startswith("EXEC.") and app.frame.step.index == 1
