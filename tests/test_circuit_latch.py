@@ -12,9 +12,10 @@ import torch
 
 from compiler.circuit.checkpoint import build_model, save_checkpoint
 from circuit_support import mini_spec
-from compiler.circuit.protocol import Vocab, constant_names, prompt_tokens
+from compiler.circuit.protocol import Vocab, constant_names, prompt_tokens, trace_tokens
 from compiler.circuit.tokens import const_row
 from compiler.kernel_compiler import compile_file
+from engine.interpreter import Interpreter
 from engine.launch import build_launch, parse_assignments, read_header
 
 
@@ -27,22 +28,35 @@ def _prompt(path="samples/dot.cu"):
     return prompt_tokens(prog, build_launch(prog, h.grid, h.block, parse_assignments(h.args)))
 
 
+def _launch_tokens(path="samples/dot.cu"):
+    """Prompt and trace: the trace's R.r records and lane values move the latch too."""
+    prog = compile_file(path)
+    h = read_header(path)
+    launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args))
+    return prompt_tokens(prog, launch) + trace_tokens(Interpreter(prog, launch).run().trace)
+
+
 def _expected(tokens):
-    """(kind, slot, lane, index) of the last address token at or before each position."""
+    """(kind, slot, lane, index) of the last address token at or before each position; the lane
+    is the last lane value's (S.l.x, B0.l.x) where one came after the address."""
     out, cur = [], None
     for t in tokens:
         kind, _, rest = t.partition(".")
-        if kind in ("I", "R", "M", "K"):
+        if kind in ("S", "B0") and rest.count(".") == 1:
+            cur = (cur[0], cur[1], int(rest.split(".")[0]), cur[3])
+        elif kind in ("I", "R", "M", "K"):
             p = [int(x) for x in rest.split(".")]
             if kind == "I":
                 cur = ("I", p[1], "-", p[0])
             elif kind == "R":
-                cur = ("R", "-", p[0], p[1])
+                cur = ("R", "-", "-", p[0])
             elif kind == "K":  # K tokens address the constants file row; per-lane constants name their lane
                 name = CONSTS[p[0]]
                 lane = (int(name.split(".")[2]) if name.startswith(("tid.", "present."))
                         else int(name.split(".")[1]) if name.startswith("warp.") else "-")
                 cur = ("K", "-", lane, const_row(name))
+            elif len(p) == 3:  # M.w.l.k: a trace's memory write names its lane and store
+                cur = ("M", p[2], p[1], p[0])
             else:
                 cur = (kind, "-", "-", p[0])
         out.append(cur)
@@ -72,7 +86,8 @@ def spec():
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_latch_holds_the_last_address(spec, dtype):
-    toks = _prompt()
+    toks = _launch_tokens()
+    assert any(t.startswith("S.") and t.count(".") == 2 for t in toks)  # lane values are in the test
     ids = torch.tensor([Vocab().encode(toks)])
     model = build_model(spec, dtype)
     with torch.no_grad():

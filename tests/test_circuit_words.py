@@ -13,7 +13,7 @@ import torch
 from compiler.circuit.checkpoint import CircuitSpec, build_model
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
-from compiler.circuit.protocol import Vocab, constant_names, value_tokens
+from compiler.circuit.protocol import Vocab, constant_names, lane_value_tokens, value_tokens
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings, const_row
 from compiler.circuit.words import (constants_file, memory_file, register_file, value_group, word_keys)
@@ -49,7 +49,7 @@ def _program(seed):
         kind = rng.choice("RMK")
         if kind == "R":
             lane, r = rng.randrange(4), rng.randrange(1, 16)
-            addr, key = f"R.{lane}.{r}", ("R", lane, r)
+            addr, key = f"R.{r}", ("R", lane, r)  # the lane comes with the value (S.l.x, B0.l.x)
         elif kind == "M":
             w = rng.randrange(126)
             addr, key = f"M.{w}", ("M", w)
@@ -69,7 +69,7 @@ def _program(seed):
         v = rng.choice(interesting) if rng.random() < 0.3 else rng.randrange(-2**31, 2**31)
         if rng.random() < 0.5:
             v = rng.randrange(-128, 128)
-        toks += [addr] + value_tokens(v)
+        toks += [addr] + (lane_value_tokens(lane, v) if kind == "R" else value_tokens(v))
         v &= 0xFFFFFFFF
         if kind == "R":
             regs[(lane, r)] = v

@@ -241,7 +241,7 @@ def test_continue_stops_where_the_model_departs():
     """A recorded token changed by hand: a continue stops right there, loudly, every time."""
     s0, tokens, _ = _reference()
     i = next(n for n, t in enumerate(tokens) if n > 40 and t.startswith("R."))
-    wrong = "R.3.9" if tokens[i] != "R.3.9" else "R.2.9"
+    wrong = "R.9" if tokens[i] != "R.9" else "R.8"
 
     def edit(rec):
         rec.tokens[i] = wrong

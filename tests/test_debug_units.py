@@ -49,7 +49,7 @@ def test_breakpoint_matching_with_wildcards():
     bps = Breakpoints([parse("EXEC(5,*)")])
     assert bps.hit("EXEC.5.1.3", prog).spec == "EXEC(5,*)"
     assert bps.hit("EXEC.4.1.3", prog) is None
-    assert bps.hit("R.0.1", prog) is None  # only EXEC tokens stop
+    assert bps.hit("R.1", prog) is None  # only EXEC tokens stop
 
 
 def test_line_breakpoints_follow_the_program():
@@ -192,7 +192,9 @@ def test_cache_snapshot_restores_every_attribute():
 # --- replay files -------------------------------------------------------------------------------------
 def _rewrite(src, dst, edit):
     lines = gzip.decompress(src.read_bytes()).decode().splitlines(keepends=True)
-    dst.write_bytes(gzip.compress("".join(edit(lines)).encode()))
+    edited = edit(list(lines))
+    assert edited != lines, "the edit changed nothing"
+    dst.write_bytes(gzip.compress("".join(edited).encode()))
 
 
 def test_fixture_replay_loads():
@@ -256,7 +258,7 @@ def test_corrupt_replay_files(tmp_path):
     with pytest.raises(ReplayError, match="corrupt replay file"):
         load(flipped)
     changed = tmp_path / "changed.qgpu-replay"
-    _rewrite(FIXTURE, changed, lambda lines: [ln.replace('"token":"R.0.', '"token":"R.1.', 1) for ln in lines])
+    _rewrite(FIXTURE, changed, lambda lines: [ln.replace('"token":"S.0.', '"token":"S.1.', 1) for ln in lines])
     with pytest.raises(ReplayError, match="checksum does not match"):
         load(changed)
     garbage = tmp_path / "garbage.qgpu-replay"

@@ -93,8 +93,20 @@ def test_a_register_that_keeps_its_value_sends_no_record():
            ExecEvent(1, 0, 0, 1, reg_writes={0: {2: 7}}),
            ExecEvent(2, 0, 0, 3, reg_writes={0: {2: 0xFFFFFFFF}, 1: {2: 0}}),
            ExecEvent(3, 0, 1, 1, reg_writes={0: {2: 7}})]
-    assert P.trace_tokens(evs) == ["EXEC.0.0.1", "R.0.2", "S.7", "EXEC.0.0.1", "EXEC.0.0.3", "R.0.2", "S.-1",
-                                   "EXEC.0.1.1", "R.0.2", "S.7", "END"]
+    assert P.trace_tokens(evs) == ["EXEC.0.0.1", "R.2", "S.0.7", "EXEC.0.0.1", "EXEC.0.0.3", "R.2", "S.0.-1",
+                                   "EXEC.0.1.1", "R.2", "S.0.7", "END"]
+
+
+def test_register_records_are_lane_parallel():
+    # one address per register (ascending), then each writing lane's value in lane order; a lane
+    # whose register keeps its value is left out, and a register no lane changes sends nothing
+    evs = [ExecEvent(0, 0, 0, 15, reg_writes={3: {1: 5, 4: 0}, 0: {4: 0x12345678, 1: -3}, 2: {1: 0}, 1: {1: 200}},
+                     pred_writes={1: {0: True}}, mem_writes=[(6, 9)], mem_write_src=[(0, 2)])]
+    assert P.trace_tokens(evs) == ["EXEC.0.0.15", "R.1", "S.0.-3", "B0.1.200", "B1.0", "B2.0", "B3.0", "S.3.5",
+                                   "R.4", "B0.0.120", "B1.86", "B2.52", "B3.18", "P.1.0.1", "M.6.2.0", "S.9", "END"]
+    steps, ended = P.parse_trace(P.trace_tokens(evs))
+    assert ended and steps == [P.Step(0, 0, 15, {0: {1: 0xFFFFFFFD, 4: 0x12345678}, 1: {1: 200}, 3: {1: 5}},
+                                      {1: {0: 1}}, [(6, 9)], [])]
 
 
 def test_dot_prompt_starts_with_the_program():
@@ -110,12 +122,16 @@ def test_dot_prompt_starts_with_the_program():
 
 def test_bad_traces_are_reported_with_their_position():
     with pytest.raises(P.TraceError, match="token 0"):
-        P.parse_trace(["R.0.1", "S.3"])
+        P.parse_trace(["R.1", "S.0.3"])
     with pytest.raises(P.TraceError, match="token 3: expected byte B1"):
-        P.parse_trace(["EXEC.0.0.15", "R.0.1", "B0.1", "S.3"])
-    with pytest.raises(P.TraceError, match="token 2: value missing"):
-        P.parse_trace(["EXEC.0.0.15", "R.0.1"])
-    steps, ended = P.parse_trace(["EXEC.0.0.15", "R.0.1", "S.-2"])  # not ended: no END token yet
+        P.parse_trace(["EXEC.0.0.15", "R.1", "B0.0.1", "S.3"])
+    with pytest.raises(P.TraceError, match="token 2: expected a lane value after R.1, got end"):
+        P.parse_trace(["EXEC.0.0.15", "R.1"])
+    with pytest.raises(P.TraceError, match="token 2: expected a lane value after R.1, got S.3"):
+        P.parse_trace(["EXEC.0.0.15", "R.1", "S.3"])
+    with pytest.raises(P.TraceError, match="token 2: expected a value, got S.1.3"):
+        P.parse_trace(["EXEC.0.0.15", "M.6.0.0", "S.1.3"])
+    steps, ended = P.parse_trace(["EXEC.0.0.15", "R.1", "S.0.-2"])  # not ended: no END token yet
     assert not ended and steps == [P.Step(0, 0, 15, {0: {1: 0xFFFFFFFE}}, {}, [])]
 
 

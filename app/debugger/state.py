@@ -138,14 +138,18 @@ def partial(before: RefState, after: RefState, ev, fed: int) -> RefState:
     held = {(w, lane, r): v for lane, row in enumerate(before.regs[w]) for r, v in enumerate(row)}
     toks = step_tokens(ev, held)
     stores = iter(ev.mem_writes)
-    i = 1
+    i, reg = 1, 0
     while i < len(toks):
         kind, _, rest = toks[i].partition(".")
-        if kind == "R":
-            lane, r = map(int, rest.split("."))
-            v = ev.reg_writes[lane][r]
-            n = 1 + len(value_tokens(v))
-            key, apply = ("reg", w, lane, r), lambda lane=lane, r=r, v=v: out.regs[w][lane].__setitem__(r, v)
+        if kind == "R":  # the address: the lane values that follow are the records
+            reg = int(rest)
+            i += 1
+            continue
+        if kind in ("S", "B0") and rest.count(".") == 1:  # a lane value of register ``reg``
+            lane = int(rest.split(".")[0])
+            v = ev.reg_writes[lane][reg]
+            n = len(value_tokens(v))
+            key, apply = ("reg", w, lane, reg), lambda lane=lane, r=reg, v=v: out.regs[w][lane].__setitem__(r, v)
         elif kind == "P":
             lane, p, _ = map(int, rest.split("."))
             n = 1

@@ -10,7 +10,10 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
   non-zero fields are sent: an unwritten state row reads as 0.
 * **Value**: one ``S.x`` token when the 32-bit value is a sign-extended byte
   (-128..127), otherwise four tokens ``B0.x B1.x B2.x B3.x`` (little-endian bytes).
-* **R record** ``R.l.r value`` — lane l's register r gets the value.
+* **Lane value**: the same with the lane in the value's first token — ``S.l.x`` or
+  ``B0.l.x B1.x B2.x B3.x`` — for register records, whose address names no lane.
+* **R record** ``R.r lane-value lane-value ...`` — register r of the lanes named in the lane
+  values gets each one's value (lane-parallel: one address for every lane that writes r).
   **P record** ``P.l.p.v`` — lane l's predicate p gets v (one token).
   **M record** ``M.w value`` — memory word w gets the value (the memory image in the prompt);
   in a trace ``M.w.l.k value``: the k-th memory-writing instruction of the block (st/atom,
@@ -19,13 +22,15 @@ A launch is one token sequence (docs/circuit.md, "Token protocol"):
 * ``GO`` ends the prompt; the model then writes the trace: ``EXEC.b.w.m`` (block b runs for
   warp w in one forward pass, in the lanes of the active mask m: bit l = lane l, 1..15),
   the records of that step's register, predicate and memory
-  writes (lanes in order, registers ascending, then predicates, then memory writes in
-  program order), ``BAR.c.p`` when the step released CTA c's barrier (p: the release count's
+  writes (registers ascending, each with its writing lanes in order; then predicates, lanes in
+  order; then memory writes in program order), ``BAR.c.p`` when the step released CTA c's barrier (p: the release count's
   parity), and finally ``END``.
 
 Every record starts with an *address* token (``I``, ``R``, ``M``, ``K``) followed by payload
 tokens. The circuit latches the last address in a state row of its first layer, so the
-payload tokens that follow know where they go (docs/circuit.md, "Latch").
+payload tokens that follow know where they go (docs/circuit.md, "Latch"); the lane is latched
+apart from the rest, so a lane value (``S.l.x``, ``B0.l.x``) changes the lane and keeps the
+register.
 
 Token names are the tokenizer's words; this module is plain Python and is the
 specification the circuit is checked against (the interpreter's events, encoded here,
@@ -113,7 +118,7 @@ class Vocab:
         w += [f"EXEC.{b}.{wp}.{m}" for b in range(c.rom_blocks) for wp in range(c.max_warps)
               for m in range(1, 1 << c.lanes)]
         w += [f"BAR.{cta}.{p}" for cta in range(c.max_warps) for p in (0, 1)]
-        w += [f"R.{l}.{r}" for l in range(c.lanes) for r in range(1, c.regs)]
+        w += [f"R.{r}" for r in range(1, c.regs)]
         w += [f"P.{l}.{p}.{v}" for l in range(c.lanes) for p in range(c.preds) for v in (0, 1)]
         w += [f"M.{a}" for a in range(c.mem_words)]
         w += [f"M.{a}.{l}.{k}" for a in range(c.mem_words) for l in range(c.lanes)
@@ -121,6 +126,8 @@ class Vocab:
         w += [f"K.{i}" for i in range(len(constant_names(c)))]
         w += [f"S.{x}" for x in range(-128, 128)]
         w += [f"B{k}.{x}" for k in range(4) for x in range(256)]
+        w += [f"S.{l}.{x}" for l in range(c.lanes) for x in range(-128, 128)]
+        w += [f"B0.{l}.{x}" for l in range(c.lanes) for x in range(256)]
         w += [f"I.{b}.{s}" for b in range(c.rom_blocks) for s in range(SLOTS_PER_BLOCK)]
         w += [f"F.{f}.{x}" for f in FIELDS for x in range(256)]
         return w
@@ -166,6 +173,13 @@ def value_tokens(v: int) -> list[str]:
     if -128 <= s < 128:
         return [f"S.{s}"]
     return [f"B{k}.{(v >> (8 * k)) & 0xFF}" for k in range(4)]
+
+
+def lane_value_tokens(lane: int, v: int) -> list[str]:
+    """A value of a register record: as ``value_tokens``, with the lane in its first token."""
+    toks = value_tokens(v)
+    kind, _, x = toks[0].partition(".")
+    return [f"{kind}.{lane}.{x}"] + toks[1:]
 
 
 class CircuitLimit(CompileError):
@@ -347,13 +361,18 @@ def step_tokens(ev, held: Held) -> list[str]:
     the one it holds (``held``, updated here) sends no record: the circuit compares the same
     way (``guards.GuardBuilder.unchanged``)."""
     toks = [f"EXEC.{ev.block}.{ev.warp}.{ev.mask}"]
-    for lane in sorted(ev.reg_writes):
-        for r, v in sorted(ev.reg_writes[lane].items()):
-            key = (ev.warp, lane, r)
-            if held.get(key, 0) == v & 0xFFFFFFFF:
+    for r in sorted({r for writes in ev.reg_writes.values() for r in writes}):
+        record: list[str] = []
+        for lane in sorted(ev.reg_writes):
+            if r not in ev.reg_writes[lane]:
                 continue
-            held[key] = v & 0xFFFFFFFF
-            toks += [f"R.{lane}.{r}"] + value_tokens(v)
+            v, key = ev.reg_writes[lane][r] & 0xFFFFFFFF, (ev.warp, lane, r)
+            if held.get(key, 0) == v:
+                continue
+            held[key] = v
+            record += lane_value_tokens(lane, v)
+        if record:
+            toks += [f"R.{r}"] + record
     for lane in sorted(ev.pred_writes):
         for p, v in sorted(ev.pred_writes[lane].items()):
             toks.append(f"P.{lane}.{p}.{int(v)}")
@@ -407,19 +426,26 @@ def parse_trace(tokens: list[str]) -> tuple[list[Step], bool]:
     steps: list[Step] = []
     i, n = 0, len(tokens)
 
-    def value(at: int) -> tuple[int, int]:
+    def value(at: int, laned: bool = False) -> tuple[int, int]:
+        """The value starting at token ``at`` (with ``laned``: a lane value) -> (value, next index)."""
         if at >= n:
             raise TraceError(f"token {at}: value missing at the end of the trace")
         t = tokens[at]
-        if t.startswith("S."):
-            return int(t[2:]) & 0xFFFFFFFF, at + 1
+        parts = t.split(".")
+        if laned != (len(parts) == 3):
+            raise TraceError(f"token {at}: expected a {'lane ' if laned else ''}value, got {t}")
+        if parts[0] == "S":
+            return int(parts[-1]) & 0xFFFFFFFF, at + 1
         v = 0
         for k in range(4):
-            if at + k >= n or not tokens[at + k].startswith(f"B{k}."):
+            if at + k >= n or not tokens[at + k].startswith(f"B{k}.") or (k and tokens[at + k].count(".") != 1):
                 raise TraceError(f"token {at + k}: expected byte B{k}.x, got "
                                  f"{tokens[at + k] if at + k < n else 'end of trace'}")
-            v |= int(tokens[at + k].split(".")[1]) << (8 * k)
+            v |= int(tokens[at + k].split(".")[-1]) << (8 * k)
         return v, at + 4
+
+    def is_lane_value(at: int) -> bool:
+        return at < n and tokens[at].startswith(("S.", "B0.")) and tokens[at].count(".") == 2
 
     while i < n:
         t = tokens[i]
@@ -435,8 +461,14 @@ def parse_trace(tokens: list[str]) -> tuple[list[Step], bool]:
             raise TraceError(f"token {i}: {t} before the first EXEC")
         cur = steps[-1]
         if kind == "R":
-            lane, r = map(int, rest.split("."))
-            cur.regs.setdefault(lane, {})[r], i = value(i + 1)
+            r = int(rest)
+            if not is_lane_value(i + 1):
+                raise TraceError(f"token {i + 1}: expected a lane value after {t}, got "
+                                 f"{tokens[i + 1] if i + 1 < n else 'end of trace'}")
+            i += 1
+            while is_lane_value(i):
+                lane = int(tokens[i].split(".")[1])
+                cur.regs.setdefault(lane, {})[r], i = value(i, laned=True)
         elif kind == "P":
             lane, p, v = map(int, rest.split("."))
             cur.preds.setdefault(lane, {})[p] = v

@@ -2,7 +2,8 @@
 
 Every token carries the anchor (added by the checkpoint builder) and a one-hot
 ``tok.kind``. Address tokens (``I``, ``R``, ``M``, ``K``) also carry their address
-as small one-hot digits (``addr.*``). Payload bytes use a separate channel set per
+as small one-hot digits (``addr.*``); the first token of a register record's value names
+its lane (``vlane``). Payload bytes use a separate channel set per
 token kind — ``pay.*`` for ROM fields (F), ``b0``..``b3`` for the bytes of a long value
 (B0..B3), ``sx.*`` for a short value (S) — because a state write may combine the current
 token with the one before it (the DeltaNet conv), and the two must not mix.
@@ -56,7 +57,10 @@ def add_token_groups(space: Space, lanes: int, blocks: int = 32) -> None:
     add_constant_groups(space)
     space.add("tok.kind", KINDS, doc="which kind of token this position holds", stage="token")
     space.add("addr.slot", tuple(range(SLOTS_PER_BLOCK)) + (NONE,), doc="I: instruction slot", stage="token")
-    space.add("addr.lane", tuple(range(lanes)) + (NONE,), doc="R: lane", stage="token")
+    space.add("addr.lane", tuple(range(lanes)) + (NONE,), doc="the lane of an address (M.w.l.k, per-lane K, "
+              "P; '-' for the others)", stage="token")
+    space.add("vlane", range(lanes), doc="S.l.x, B0.l.x: the lane of a register record's value (latched like "
+              "an address's lane)", stage="token")
     space.add("addr.hi", range(8), doc="address index div 16 (I: block, R: register, M: word, K: constant)",
               stage="token")
     space.add("addr.lo", range(16), doc="address index mod 16", stage="token")
@@ -105,8 +109,8 @@ def embedding(space: Space, word: str) -> Lin:
 
     if kind == "I":
         addr(int(parts[0]), slot=int(parts[1]))
-    elif kind == "R":
-        addr(int(parts[1]), lane=int(parts[0]))
+    elif kind == "R":  # R.r: the lanes come with the values (vlane)
+        addr(int(parts[0]))
     elif kind == "M":  # a trace write also names its lane and which store of the block (in addr.slot)
         if len(parts) == 3:
             addr(int(parts[0]), slot=int(parts[2]), lane=int(parts[1]))
@@ -121,9 +125,13 @@ def embedding(space: Space, word: str) -> Lin:
         e[space["pay.field"][parts[0]]] = 1.0
         byte(int(parts[1]), "pay")
     elif kind == "B":
-        pairs(int(parts[0]), f"b{word[1]}")
+        pairs(int(parts[-1]), f"b{word[1]}")
+        if len(parts) == 2:  # B0.l.x
+            e[space["vlane"][int(parts[0])]] = 1.0
     elif kind == "S":
-        pairs(int(parts[0]) & 0xFF, "sx")
+        pairs(int(parts[-1]) & 0xFF, "sx")
+        if len(parts) == 2:  # S.l.x
+            e[space["vlane"][int(parts[0])]] = 1.0
     elif kind == "P":  # lane and predicate in the address channels (P records are one token)
         addr(int(parts[1]), lane=int(parts[0]))
         e[space["pval"][int(parts[2])]] = 1.0

@@ -13,19 +13,23 @@ layer      work
 ``E − 1``  each lane's next block (``newpc``), which pc-file entries this token writes (``pcw``)
 ``E``      mixer: the pc file (per lane: next block or exit; written at ``EXEC`` for the active
            lanes, in the prompt for present lanes);
-           MLP: the current record (``cur``, ``curm``), which slots write the current register
-           (``eqcur``), which slot is the block's k-th store (``storek``)
+           MLP: the current record (``cur``: a lane value of register r; ``curR``: the ``R.r``
+           address; ``curm``), which slots write the current register (``eqcur``), which slot
+           is the block's k-th store (``storek``)
 ``E + 1``  MLP: which registers, predicates and stores the step sends, per lane, as 0/1 flags
            (the last slot's ``wrote`` update, ``guards.py``: a register that keeps its value
            sends nothing); the slot holding the value being sent (``cursel``); which warps run
-           (``run``) and each warp's lowest block (``ismin``)
+           (``run``) and each warp's lowest block (``ismin``); the register whose record the
+           token is in (``lreg``)
 ``E + 2``  mixer: the flags (``written``, ``pwritten``, ``mwritten``), staged at ``EXEC``;
            MLP: records still to send (``pending``, ``pendm``; only active lanes, ``ctx.lanes``)
-``E + 3``  MLP: the next record, or the next ``EXEC`` / ``END`` (``emit``)
-``E + 4``  MLP: the slot and lane of the next store (``nextsel``)
+``E + 3``  MLP: the next token's kind (``emit``): an ``R.r`` address, the next lane value of
+           the register being sent (``V``), a ``P`` / ``M`` record, the next ``EXEC`` / ``END``
+``E + 4``  MLP: the slot and lane of the next store (``nextsel``); the lane whose value is
+           sent (``sendlane``: the next lane value's, or the latched one inside a value)
 ``E + 5``  mixer: staging — written at ``EXEC`` (one key head per lane, one value head per
            slot: result nibbles, store address nibbles), read with output gates open only
-           for the value being sent and the next store's address;
+           for the value being sent (``sendlane``, ``cursel``) and the next store's address;
            MLP: the nibbles and address digits as one-hots
 ``E + 6``  MLP: short or long value, from the nibble one-hots (a zero-attention layer; plain
            ``generate()`` needs one last)
@@ -67,7 +71,10 @@ class WritebackBuilder:
         self.sp, self.L, self.cfg, self.sched = space, layers, cfg, sched
         self.a = space["anchor"].start
         self.lanes, self.slots = cfg.lanes, sched.slots
-        self.items = [(l, r) for l in range(cfg.lanes) for r in range(1, cfg.regs)]
+        self.regs = range(1, cfg.regs)
+        self.items = [(l, r) for r in self.regs for l in range(cfg.lanes)]
+        """Register records (lane, register) in the order the step sends them: register-major
+        (``R.r`` once, then each writing lane's value)."""
         self.pitems = [(l, p) for l in range(cfg.lanes) for p in range(cfg.preds)]
         self.mitems = [(k, l) for k in range(cfg.block.max_stores) for l in range(cfg.lanes)]
 
@@ -218,6 +225,11 @@ class WritebackBuilder:
         for l, r in self.items:
             M0.gated(a, {lkind["R"]: 1.0, lane[l]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                      {cur[(l, r)]: 1.0})
+        curR = sp.add("curR", self.regs, kind="scalar", doc="the token is R.r, the address of register r's "
+                      "record (the latch holds R r and no lane; 0/1)", stage="writeback")
+        for r in self.regs:
+            M0.gated(a, {lkind["R"]: 1.0, lane["-"]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
+                     {curR[r]: 1.0})
         for k, l in self.mitems:
             M0.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, lane[l]: 1.0}, 3, {a: 1.0}, {curm[(k, l)]: 1.0})
         for s in range(slots):
@@ -232,7 +244,7 @@ class WritebackBuilder:
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
                 M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
-        M0.writes += ["pc.*", "cur", "curm", "eqcur", "storek", "curp"]
+        M0.writes += ["pc.*", "cur", "curR", "curm", "eqcur", "storek", "curp"]
 
         M1, MP = self.L[E + 1], self.L[E + 2]
         pending = sp.add("pending", self.items, kind="scalar",
@@ -243,11 +255,14 @@ class WritebackBuilder:
                         doc="slot s holds the value being sent (register: last writer; memory: the store)",
                         stage="writeback")
         no_bar = {kind["BAR"]: -10.0}  # a BAR token follows the step's last record: nothing is pending
+        curR = sp["curR"]
         for n, (l, r) in enumerate(self.items):
-            # after the current record in (lane, register) order, or everything right after EXEC.
-            # At EXEC the latch may still hold the last record of the previous step, so "after" is
-            # 0, 1 or 2: weights 3 on the conditions that must hold (3 + 3 + after >= 6.5 iff after >= 1)
-            after = lin({cur[c]: 1.0 for c in self.items[:n]}, {kind["EXEC"]: 1.0})
+            # after the current record in (register, lane) order (R.r comes before every lane of r),
+            # or everything right after EXEC. At EXEC the latch may still hold the last record of the
+            # previous step, so "after" is 0, 1 or 2: weights 3 on the conditions that must hold
+            # (3 + 3 + after >= 6.5 iff after >= 1)
+            after = lin({cur[c]: 1.0 for c in self.items[:n]}, {curR[q]: 1.0 for q in self.regs if q <= r},
+                        {kind["EXEC"]: 1.0})
             MP.step(a, lin({ran[l]: 3.0, written[(l, r)]: 3.0}, after, no_bar), 6.5, {pending[(l, r)]: 1.0})
         for n, (k, l) in enumerate(self.mitems):
             # after EXEC, a register record or a predicate record (several may hold: weights 2 on the
@@ -284,15 +299,23 @@ class WritebackBuilder:
             M1.step(a, {runl[(w, l)]: 1.0 for l in range(lanes)}, 0.5, {run[w]: 1.0})
             for b in range(blocks):  # some lane at b (at most 4) and none below it (each lane counts 5)
                 M1.step(a, {low[(w, b)]: 1.0}, 0.5, {ismin[(w, b)]: 1.0})
-        M1.reads += ["pc.*", "eqcur", "storek", "latch.*", "pdst.*"]
-        M1.writes += ["cursel", "lastp", "run", "ismin"]
-        MP.reads += ["ctx.lanes", "written", "pwritten", "mwritten", "cur", "curm", "curp", "rthenp", "latch.*",
+        # the register of this step's record being sent (R.r or one of its lane values; not at EXEC,
+        # where the latch may still hold the previous step's last record)
+        lreg = sp.add("lreg", self.regs, kind="scalar", doc="the current token belongs to this step's record "
+                      "of register r (0/1)", stage="writeback")
+        for r in self.regs:
+            x = lin({curR[r]: 1.0}, {cur[(l, r)]: 1.0 for l in range(lanes)}, {kind["EXEC"]: -1.0})
+            M1.step(a, x, 0.5, {lreg[r]: 1.0})
+        M1.reads += ["pc.*", "eqcur", "storek", "latch.*", "pdst.*", "cur", "curR", "tok.kind"]
+        M1.writes += ["cursel", "lastp", "run", "ismin", "lreg"]
+        MP.reads += ["ctx.lanes", "written", "pwritten", "mwritten", "cur", "curR", "curm", "curp", "rthenp", "latch.*",
                      "tok.kind"]
         MP.writes += ["written", "pwritten", "mwritten", "pending", "pendm", "pendp"]
 
         M2 = self.L[E + 3]
         done = self._done()
-        emit = sp.add("emit", [("R", i) for i in self.items] + [("P", i) for i in self.pitems]
+        emit = sp.add("emit", [("R", r) for r in self.regs] + [("V", l) for l in range(lanes)]
+                      + [("P", i) for i in self.pitems]
                       + [("M", i) for i in self.mitems]
                       + [("NEXT", w) for w in range(self.cfg.max_warps)] + ["END", "S"]
                       + [("BAR", c, p) for c in range(self.cfg.max_warps) for p in (0, 1)], kind="scalar",
@@ -303,9 +326,13 @@ class WritebackBuilder:
         for n, i in enumerate(self.pitems):
             M2.gated(a, lin(done, {pendp[i]: 1.0}, any_r, {pendp[j]: -1.0 for j in self.pitems[:n]}), 2,
                      {a: 1.0}, {emit[("P", i)]: 1.0})
-        for n, i in enumerate(self.items):  # the first pending record is next: registers, then memory
-            M2.gated(a, lin(done, {pending[i]: 1.0}, {pending[j]: -1.0 for j in self.items[:n]}), 2, {a: 1.0},
-                     {emit[("R", i)]: 1.0})
+        lreg = sp["lreg"]
+        for n, (l, r) in enumerate(self.items):  # the first pending record is next: registers, then memory
+            first = lin({pending[(l, r)]: 1.0}, {pending[j]: -1.0 for j in self.items[:n]})
+            # its register's address R.r, unless the current token is already in that register's record
+            M2.gated(a, lin(done, first, {lreg[r]: -1.0}), 2, {a: 1.0}, {emit[("R", r)]: 1.0})
+            # else its lane value (after R.r, or after the value of an earlier lane)
+            M2.gated(a, lin(done, {kind["R"]: 1.0}, first, {lreg[r]: 1.0}), 3, {a: 1.0}, {emit[("V", l)]: 1.0})
         for n, i in enumerate(self.mitems):
             M2.gated(a, lin(done, {pendm[i]: 1.0}, any_r, any_p, {pendm[j]: -1.0 for j in self.mitems[:n]}), 2,
                      {a: 1.0}, {emit[("M", i)]: 1.0})
@@ -342,7 +369,7 @@ class WritebackBuilder:
                 M2.flag_step(a, x, -0.5, {atmin[(w, l)]: 1.0}, runl[(w, l)])
                 M2.flag_step(a, x, 0.5, {atmin[(w, l)]: -1.0}, runl[(w, l)])
         M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind", "rel", "ctaR",
-                     "stay"]
+                     "stay", "lreg"]
         M2.writes += ["emit", "atmin"]
 
         M3 = self.L[E + 4]
@@ -369,8 +396,16 @@ class WritebackBuilder:
                 # off when the lane's block is serial and a lower lane is at it too (weights 4 > 3 lanes)
                 x = lin({atmin[(w, l)]: 4.0, pser[(w, l)]: 4.0}, {atmin[(w, k)]: 1.0 for k in range(l)})
                 M3.step(a, x, 8.5, {lanes_next[(w, l)]: -1.0})
-        M3.reads += ["emit", "storek", "lastp", "atmin", "pc.ser"]
-        M3.writes += ["nextsel", "nextp", "atmin1"]
+        # the lane whose value the next token carries: the next lane value's (emit V), or the latched
+        # lane while a record's value is under way (after M.w.l.k, and after B0, B1, B2)
+        send = sp.add("sendlane", range(lanes), kind="scalar", doc="the lane whose value is being sent (0/1)",
+                      stage="writeback")
+        mid = {kind["M"]: 1.0, kind["B"]: 1.0, **{sp["b3"][(0, v)]: -1.0 for v in (0, 1)}}
+        for l in range(lanes):
+            M3.gated(a, {emit[("V", l)]: 1.0}, 1, {a: 1.0}, {send[l]: 1.0})
+            M3.step(a, lin({sp["latch.lane"][l]: 1.0}, mid), 1.5, {send[l]: 1.0})
+        M3.reads += ["emit", "storek", "lastp", "atmin", "pc.ser", "latch.lane", "tok.kind", "b3"]
+        M3.writes += ["nextsel", "nextp", "atmin1", "sendlane"]
 
     def _serial_turn(self) -> None:
         """A serial block runs one lane at a time, and after it its warp keeps the turn while any
@@ -499,7 +534,7 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         S = self.L[self.sched.end + 5]
         kind = sp["tok.kind"]
-        lane, cursel, nextsel = sp["latch.lane"], sp["cursel"], sp["nextsel"]
+        lane, cursel, nextsel = sp["sendlane"], sp["cursel"], sp["nextsel"]
         val = value_group(sp, "emit.v", "the value being sent (read from staging)", "writeback")
         adr = sp.add("emit.a", range(3), kind="scalar", doc="nibbles 0..2 of the next store's byte address",
                      stage="writeback")
@@ -529,7 +564,7 @@ class WritebackBuilder:
                 vh.v[15], vh.z[15], vh.out[15] = (0, {a: NIB_OFFSET}), dict(pn), {pv[0]: -1.0}
                 head.values.append(vh)
             S.heads.append(head)
-        S.reads += ["r.*", "saddr.*", "pr.*", "latch.lane", "cursel", "nextsel", "nextp"]
+        S.reads += ["r.*", "saddr.*", "pr.*", "sendlane", "cursel", "nextsel", "nextp"]
         S.writes += ["emit.v", "emit.a", "emit.pv"]
 
     # --- E+5 MLP: the value and address digits of the next token ------------------------------
@@ -553,11 +588,11 @@ class WritebackBuilder:
         # nibble 1 ≥ 8. Seven one-hot conditions per case, so every threshold is below 7: a test
         # on 16·(n2 + … + n7) + n1 (thresholds near 1450) was not exact in bfloat16.
         X = self.L[self.sched.end + DEPTH - 1]
-        record = {kind["R"]: 1.0, kind["M"]: 1.0}  # exclusive flags
+        record = {kind["M"]: 1.0, **{emit[("V", l)]: 1.0 for l in range(self.lanes)}}  # exclusive flags
         for fill, n1 in ((0, range(8)), (15, range(8, 16))):
             x = lin({nib[(i, fill)]: 1.0 for i in range(2, 8)}, {nib[(1, d)]: 1.0 for d in n1})
             X.flag_step(a, x, 6.5, {emit["S"]: 1.0}, record)
-        X.reads += ["emit.nib", "tok.kind"]
+        X.reads += ["emit.nib", "tok.kind", "emit"]
         X.writes += ["emit"]
 
     def _onehot(self, L: LayerSpec, x: Lin, outs: list[tuple[int, int]], step: int) -> None:
@@ -593,12 +628,14 @@ class WritebackBuilder:
 
         is_b = [{sp[f"b{k}"][(0, v)]: 1.0 for v in (0, 1)} for k in range(4)]
         digits = sp["emit.w"]
-        first_byte = lin({kind["R"]: 1.0, kind["M"]: 1.0}, {emit["S"]: -1.0})
         for t, w in enumerate(vocab.words):
             kind_, _, rest = w.partition(".")
+            # the first token of a value: a lane value (S.l.x, B0.l.x) where emit says so, a plain
+            # one after an M.w.l.k address
+            first = ({emit[("V", int(rest.split(".")[0]))]: 1.0} if rest.count(".") == 1 else {kind["M"]: 1.0}) \
+                if kind_ in ("S", "B0") else {}
             if kind_ == "R":
-                l, r = map(int, rest.split("."))
-                rows[t] = score([{emit[("R", (l, r))]: 1.0}])
+                rows[t] = score([{emit[("R", int(rest))]: 1.0}])
             elif kind_ == "EXEC":  # the next warp, its lowest block, and exactly the lanes at that block
                 b, wp, m = map(int, rest.split("."))
                 atmin, ismin = sp["atmin1"], sp["ismin"]
@@ -619,10 +656,11 @@ class WritebackBuilder:
                 c, p = map(int, rest.split("."))
                 rows[t] = score([{emit[("BAR", c, p)]: 1.0}])
             elif kind_ == "S":
-                rows[t] = score([{emit["S"]: 1.0}, *byte(0, int(rest) & 0xFF)])
-            elif kind_ in ("B0", "B1", "B2", "B3"):
-                k, x = int(kind_[1]), int(rest)
-                first = first_byte if k == 0 else is_b[k - 1]
-                rows[t] = score([first, *byte(k, x)])
+                rows[t] = score([first, {emit["S"]: 1.0}, *byte(0, int(rest.split(".")[-1]) & 0xFF)])
+            elif kind_ == "B0":
+                rows[t] = score([lin(first, {emit["S"]: -1.0}), *byte(0, int(rest.split(".")[-1]))])
+            elif kind_ in ("B1", "B2", "B3"):
+                k = int(kind_[1])
+                rows[t] = score([is_b[k - 1], *byte(k, int(rest))])
         return rows
 

@@ -74,9 +74,11 @@ class PipelinePane(Pane):
             if fed == 0:
                 lines["writeback"] = ["next pass: pcs, first record"]
             else:
-                sent = len([t for t in f.records if t.split(".")[0] in ("R", "P", "M")])
+                # writes started: a register's lane values (S.l.x, B0.l.x), P and M records
+                sent = len([t for t in f.records if t.split(".")[0] in ("P", "M")
+                            or (t.split(".")[0] in ("S", "B0") and t.count(".") == 2)])
                 last = f.records[-1] if f.records else f.tokens[s.pos]
-                lines["writeback"] = [f"{sent} record{'s' * (sent != 1)} sent, last {last}"]
+                lines["writeback"] = [f"{sent} write{'s' * (sent != 1)} sent, last {last}"]
         out = Text(no_wrap=True, overflow="crop")
         for st in STAGES:
             out.append(f"{st} ", style="bold")
