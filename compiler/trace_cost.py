@@ -1,8 +1,8 @@
 """An estimate of the writeback tokens a compiled program costs, to choose between ways to compile it.
 
-Each ``EXEC`` step costs one token, and after it each lane sends two tokens per register the block
-keeps (an address and, usually, one short value) and one per predicate (docs/circuit.md, "Token
-protocol"; temporaries send nothing, compiler/block_temps.py). A register rewritten with the value
+Each ``EXEC`` step costs one token, and after it each register the block keeps costs its address
+``R.r`` once and, in each lane, usually one short value; each predicate one token per lane
+(docs/circuit.md, "Token protocol"; temporaries send nothing, compiler/block_temps.py). A register rewritten with the value
 it held sends nothing either, but that depends on the data, so every kept register is counted: the
 estimate is an upper bound of the register records. Stores cost the same however the kernel is
 compiled, so they are left out. Trip counts are unknown at compile time: a block inside
@@ -65,5 +65,5 @@ def estimated_tokens(program: Program) -> int:
                 if d not in b.temps and not (isinstance(d, Reg) and d.n == 0)}
         regs = sum(1 for d in kept if isinstance(d, Reg))
         preds = sum(1 for d in kept if isinstance(d, Pred))
-        total += LOOP_WEIGHT ** depth[b.index] * (1 + LANES * (2 * regs + preds))
+        total += LOOP_WEIGHT ** depth[b.index] * (1 + regs * (1 + LANES) + LANES * preds)
     return total

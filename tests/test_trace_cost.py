@@ -29,10 +29,10 @@ def test_estimate_weights_kept_writes_by_loop_depth():
     p = _nested()
     # p0 is read by the branches only: a temporary everywhere; the rest is kept
     assert all(Pred(0) in b.temps for b in p.blocks[2:4])
-    per_lane = {0: 2 * 2, 1: 2 * 1, 2: 2 * 1, 3: 2 * 1, 4: 0}  # two tokens per kept register
+    kept = {0: 2, 1: 1, 2: 1, 3: 1, 4: 0}  # registers: R.r once, then a short value per lane
     depth = {0: 0, 1: 1, 2: 2, 3: 1, 4: 0}
-    want = sum(LOOP_WEIGHT ** depth[b] * (1 + LANES * per_lane[b]) for b in range(5))
-    assert want == 1 * 17 + 4 * 9 + 16 * 9 + 4 * 9 + 1  # with LOOP_WEIGHT = LANES = 4
+    want = sum(LOOP_WEIGHT ** depth[b] * (1 + kept[b] * (1 + LANES)) for b in range(5))
+    assert want == 1 * 11 + 4 * 6 + 16 * 6 + 4 * 6 + 1  # with LOOP_WEIGHT = LANES = 4
     assert estimated_tokens(p) == want
 
 
