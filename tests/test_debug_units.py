@@ -281,7 +281,7 @@ def test_version_mismatch_names_both_versions(tmp_path):
 
     f = tmp_path / "v99.qgpu-replay"
     _rewrite(FIXTURE, f, bump)
-    with pytest.raises(ReplayError, match="replay format version 99; this qgpu-debug reads version 1"):
+    with pytest.raises(ReplayError, match="replay format version 99; this qgpu-debug reads version 2"):
         load(f)
 
 

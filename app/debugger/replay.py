@@ -1,9 +1,10 @@
 """Replay files: a recorded debugging session, replayed without a model (docs/debugger.md).
 
-Format ``qgpu-replay`` version 1: gzip-compressed JSON lines (plain, uncompressed JSON lines
-are read too).
+Format ``qgpu-replay`` version 2: gzip-compressed JSON lines (plain, uncompressed JSON lines
+are read too). Version 2 holds tokens of the lane-parallel protocol (``R.r`` then lane values
+``S.l.x`` / ``B0.l.x``); version 1 files hold per-lane ``R.l.r`` records and are refused.
 
-1. header ``{"format": "qgpu-replay", "version": 1, "kernel", "source_name", "source", "ptx",
+1. header ``{"format": "qgpu-replay", "version": 2, "kernel", "source_name", "source", "ptx",
    "program" (qgpu compile --json form), "cuda_line_of", "launch": {"grid", "block", "args"},
    "machine", "model": {"name", "dtype", "fingerprint"}, "layout" (the checkpoint's
    qgpu_layout.json: layer table and state map), "prompt": [tokens]}``;
@@ -39,7 +40,7 @@ from app.debugger.session import Kernel
 from app.debugger.state import UNWRITTEN, MachineState
 
 FORMAT = "qgpu-replay"
-VERSION = 1
+VERSION = 2
 
 
 class ReplayError(QgpuError):
