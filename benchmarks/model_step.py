@@ -2,7 +2,7 @@
 
 Prints the prompt (prefill) time, the median and the 90th percentile of the per-token
 latency, tokens per launch, and whether the trace equals the interpreter's.
-Run: python benchmarks/model_step.py --model DIR [--dtype float32] [samples/shift_add.cu]
+Run: python benchmarks/model_step.py --model DIR [--dtype float32] [--device cpu|cuda] [samples/shift_add.cu]
 """
 
 import argparse
@@ -27,8 +27,9 @@ def main() -> None:
     ap.add_argument("sample", nargs="?", default="samples/shift_add.cu")
     ap.add_argument("--model", required=True)
     ap.add_argument("--dtype", default="float32")
+    ap.add_argument("--device", default="cpu", help="where the forward passes run: cpu (default) or cuda")
     ns = ap.parse_args()
-    gpu = GpuModel(ns.model, ns.dtype)
+    gpu = GpuModel(ns.model, ns.dtype, ns.device)
     prog, h = compile_file(ns.sample, cfg=gpu.machine), read_header(ns.sample)
     launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), gpu.machine)
     want = trace_tokens(Interpreter(prog, launch, gpu.machine).run().trace)

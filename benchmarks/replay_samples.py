@@ -3,7 +3,7 @@
 For each sample (a sample that uses what ``compiler.circuit.gpu.unsupported`` lists on the
 checkpoint's machine gets a row saying so): prompt and generated tokens, EXEC steps, whether the model predicts every token of
 the interpreter's trace (else the first wrong generated token), and the seconds it took.
-Run: python benchmarks/replay_samples.py [--model DIR] [--dtype float32|bfloat16] [SAMPLE | FILE.cu ...]
+Run: python benchmarks/replay_samples.py [--model DIR] [--dtype float32|bfloat16] [--device cpu|cuda] [SAMPLE | FILE.cu ...]
 (a name is a file of samples/; any other kernel with a launch header, e.g. tests/suite3/*.cu, is
 given by its path).
 """
@@ -30,9 +30,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", help="checkpoint directory (default: the default checkpoint, built on first use)")
     ap.add_argument("--dtype", default="float32")
+    ap.add_argument("--device", default="cpu", help="where the forward passes run: cpu (default) or cuda")
     ap.add_argument("samples", nargs="*", help="sample names or .cu paths (default: every sample)")
     ns = ap.parse_args()
-    gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype)
+    gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype, ns.device)
     cfg = gpu.machine
     print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} replay | s |")
     print("|---|---|---|---|---|---|---|")

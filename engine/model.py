@@ -52,15 +52,19 @@ class Word:
 class GpuModel:
     """A loaded GPU checkpoint."""
 
-    def __init__(self, path: str | Path, dtype: str = "float32"):
+    def __init__(self, path: str | Path, dtype: str = "float32", device: str = "cpu"):
+        """``device``: where the forward passes run ("cpu", or "cuda" for timings on a GPU);
+        the state read-out is the same on either."""
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
         self.path = Path(path)
         self.layout = json.loads((self.path / LAYOUT).read_text())
         self.machine = machine_from_json(self.layout["machine"])
         self.dtype = dtype
+        self.device = torch.device(device)
         self.tokenizer = AutoTokenizer.from_pretrained(self.path)
         self.model = AutoModelForCausalLM.from_pretrained(self.path, dtype=DTYPES[dtype]).eval()
+        self.model.to(self.device)
         self.vocab = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
 
     def start(self, program, launch) -> "ModelRun":
@@ -80,7 +84,7 @@ class ModelRun:
 
         self.cache = DynamicCache(config=self.gpu.model.config)
         ids = self.gpu.tokenizer.convert_tokens_to_ids(self.prompt)
-        self._next_input = torch.tensor([ids])
+        self._next_input = torch.tensor([ids], device=self.gpu.device)
 
     @property
     def done(self) -> bool:
@@ -99,7 +103,7 @@ class ModelRun:
         self.margins.append(float(top.values[0] - top.values[1]))
         tok = self.gpu.vocab[tok_id]
         self.generated.append(tok)
-        self._next_input = torch.tensor([[tok_id]])
+        self._next_input = torch.tensor([[tok_id]], device=self.gpu.device)
         return tok
 
     def force(self, expected: list[str]) -> int | None:
@@ -112,7 +116,8 @@ class ModelRun:
         including that token; the cache holds the state after the expected tokens (all but the
         last, as after generating them), so the state read-out works as after ``step``."""
         ids = self.gpu.tokenizer.convert_tokens_to_ids(expected)
-        inp = torch.cat([self._next_input, torch.tensor([ids[:-1]], dtype=self._next_input.dtype)], dim=1)
+        inp = torch.cat([self._next_input, torch.tensor([ids[:-1]], dtype=self._next_input.dtype,
+                                                         device=self.gpu.device)], dim=1)
         with torch.no_grad():
             out = self.gpu.model(input_ids=inp, cache=self.cache, use_cache=True)
         logits = out.logits[0, self._next_input.shape[1] - 1:].float()
@@ -123,7 +128,7 @@ class ModelRun:
             self.margins.append(float(top.values[i, 0] - top.values[i, 1]))
             if tok_id != want:
                 return i
-        self._next_input = torch.tensor([[ids[-1]]])
+        self._next_input = torch.tensor([[ids[-1]]], device=self.gpu.device)
         return None
 
     # --- state read-out -----------------------------------------------------------------------
