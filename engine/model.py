@@ -15,6 +15,7 @@ recurrent one). After each step the caller can read:
 
 from __future__ import annotations
 
+import inspect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,7 @@ class GpuModel:
         self.tokenizer = AutoTokenizer.from_pretrained(self.path)
         self.model = AutoModelForCausalLM.from_pretrained(self.path, dtype=DTYPES[dtype]).eval()
         self.model.to(self.device)
+        self.cache_arg = _cache_argument(self.model)
         self.vocab = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
 
     def start(self, program, launch) -> "ModelRun":
@@ -94,7 +96,7 @@ class ModelRun:
         """One forward pass: the next token (greedy). ``hidden``: keep every layer's residual at
         the last position (``activations()``), for display."""
         with torch.no_grad():
-            out = self.gpu.model(input_ids=self._next_input, cache=self.cache, use_cache=True,
+            out = self.gpu.model(input_ids=self._next_input, **{self.gpu.cache_arg: self.cache}, use_cache=True,
                                  output_hidden_states=hidden)
         self.hidden = [h[0, -1].float() for h in out.hidden_states] if hidden else None
         logits = out.logits[0, -1].float()
@@ -119,7 +121,7 @@ class ModelRun:
         inp = torch.cat([self._next_input, torch.tensor([ids[:-1]], dtype=self._next_input.dtype,
                                                          device=self.gpu.device)], dim=1)
         with torch.no_grad():
-            out = self.gpu.model(input_ids=inp, cache=self.cache, use_cache=True)
+            out = self.gpu.model(input_ids=inp, **{self.gpu.cache_arg: self.cache}, use_cache=True)
         logits = out.logits[0, self._next_input.shape[1] - 1:].float()
         top = torch.topk(logits, 2, dim=-1)
         for i, want in enumerate(ids):
@@ -268,6 +270,18 @@ class RunSnapshot:
     @property
     def nbytes(self) -> int:
         return self.cache.nbytes + self.next_input.numel() * self.next_input.element_size()
+
+
+def _cache_argument(model) -> str:
+    """The name under which this transformers version's forward takes the cache: ``cache``
+    (5.25) or ``past_key_values`` (5.17). Passed under the wrong name it would land in
+    ``**kwargs`` unused, and every step would start from an empty state."""
+    params = inspect.signature(model.forward).parameters
+    for name in ("cache", "past_key_values"):
+        if name in params:
+            return name
+    raise TypeError(f"{type(model).__name__}.forward takes no cache argument (cache / past_key_values): "
+                    "this transformers version is not supported")
 
 
 def _onehot(row: torch.Tensor, values: list[int]) -> Word:
