@@ -35,13 +35,14 @@ Unsigned n / d (every step is exact arithmetic mod 2^32):
    q = q0 + (r0 >= d), and the remainder is ``min.u(r0, r0 - d)`` (when r0 < d,
    r0 - d wraps to a value above r0).
 4. **d = 0**: s = 32 gives m = 0, q0 = 0, r0 = n: the remainder is n, as the
-   hardware gives; the quotient takes an explicit ``selp`` to 0xffffffff.
+   hardware gives; the quotient takes an explicit ``selp`` to 0xffffffff, last (after
+   the sign, for a signed quotient: an H200 gives -1 for every a, tests/hw/).
 
 Signed: the unsigned core divides |a| by |b| (``max.s(x, 0 - x)``, read unsigned, so
 |INT_MIN| = 2^31 is right), then the quotient takes the sign of a ^ b and the remainder
-the sign of a, via ``(v ^ s) - s`` with s = 0 or -1. NVIDIA's zero-divisor results
-(a >= 0: -1, a < 0: 1; remainder a) and INT_MIN / -1 = INT_MIN (remainder 0) come out
-of the same formulas.
+the sign of a, via ``(v ^ s) - s`` with s = 0 or -1. The remainder by zero (a) and
+INT_MIN / -1 = INT_MIN (remainder 0) come out of the same formulas; the quotient by
+zero is selected after the sign.
 
 Instructions per op: div.u 27, rem.u 24, div.s 35, rem.s 31 (fewer when an operand
 is a constant: constants fold). The reciprocal (19 of them; 21 with |b|) is kept per
@@ -187,15 +188,20 @@ def emit_divrem(c: LowerCtx, dst: Reg, a: Operand, b: Operand, signed: bool, rem
     t = op(Op.MUL, q0, d)
     q1 = op(Op.ADD, q0, Imm(1)) if not rem else None
     r0 = op(Op.SUB, n, t)
-    out, g = (None, None) if signed else (dst, guard)
     if rem:
         r1 = op(Op.SUB, r0, d)
-        res = op(Op.MIN_U, r0, r1, dst=out, guard=g)
-    else:
-        p = seq.setp("hs", r0, d)
-        q = seq.selp(q1, q0, p)
-        res = seq.selp(Imm(0xFFFFFFFF), q, zero, dst=out, guard=g)
-    if signed:
-        sign = vals["sign"]
-        flipped = op(Op.XOR, res, sign)
-        op(Op.SUB, flipped, sign, dst=dst, guard=guard)
+        if signed:  # the remainder takes a's sign
+            r = op(Op.MIN_U, r0, r1)
+            op(Op.SUB, op(Op.XOR, r, vals["sign"]), vals["sign"], dst=dst, guard=guard)
+        else:
+            op(Op.MIN_U, r0, r1, dst=dst, guard=guard)
+        return
+    p = seq.setp("hs", r0, d)
+    q = seq.selp(q1, q0, p)
+    if signed:  # the sign first: a zero divisor gives -1 whatever a's sign (as on an H200)
+        flipped = op(Op.XOR, q, vals["sign"])
+        if zero is False:  # a constant divisor other than 0: no zero test, the sign writes dst
+            op(Op.SUB, flipped, vals["sign"], dst=dst, guard=guard)
+            return
+        q = op(Op.SUB, flipped, vals["sign"])
+    seq.selp(Imm(0xFFFFFFFF), q, zero, dst=dst, guard=guard)

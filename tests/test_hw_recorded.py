@@ -1,9 +1,16 @@
-"""The interpreter against what real NVIDIA GPUs computed for the samples.
+"""The interpreter, and the Python references, against what real NVIDIA GPUs computed.
 
 Recordings are ``tests/hw/recorded/*.json``, written by ``tests/hw/record.py`` on
-a machine with a GPU (see tests/hw/README.md). Every (recording, sample) pair is
-one test: ``qgpu run SAMPLE --json`` with the launch exactly as recorded must
-give the recorded arrays. With no recordings this module collects nothing.
+a machine with a GPU (see tests/hw/README.md). Every (recording, kernel) pair is
+two tests:
+
+* ``test_interpreter_matches_hardware``: ``qgpu run KERNEL --json`` with the launch
+  exactly as recorded must give the recorded arrays; a kernel that
+  ``tests/test_kernels.py`` lists as beyond the machine (``EXPECTED_LIMITS``, for
+  nvcc) must instead be refused with that message, as in test_kernels.
+* ``test_reference_matches_hardware``: the kernel's plain-Python reference (the
+  expected values of tests/test_kernels.py) must agree with the hardware too, so
+  that those references are checked against a third, independent source.
 
 ``QGPU_HW_RECORDED_DIR`` points the tests at another directory of recordings.
 """
@@ -13,10 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from kernel_refs import parse_header
+from test_kernels import COLLECTIONS, EXPECTED_LIMITS, check_arrays
 
 from app.cli import main
 
@@ -43,23 +53,58 @@ def _argv(path: Path, result: dict) -> list[str]:
     return argv + list(result["args"])
 
 
+def _path(recording: Path, stem: str, result: dict) -> Path:
+    path = ROOT / result.get("file", f"samples/{stem}.cu")
+    assert path.exists(), (f"{recording.name} records {stem}, but {path} no longer exists: "
+                           f"re-record, or delete the entry from {recording}")
+    return path
+
+
+def _changed(path: Path, result: dict, device: str, stem: str) -> str:
+    sha = result.get("source_sha256")
+    if sha and sha != hashlib.sha256(path.read_text().encode()).hexdigest():
+        return (f"\n(note: {path.name} has changed since it was recorded on {device}; "
+                "re-record with tests/hw/record.py --only " + stem + ")")
+    return ""
+
+
+def _key(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
 if CASES:  # no recordings: nothing to collect (not even a skipped test)
 
     @pytest.mark.parametrize("recording, device, stem, result", CASES)
     def test_interpreter_matches_hardware(recording, device, stem, result, capsys):
-        path = ROOT / result.get("file", f"samples/{stem}.cu")
-        assert path.exists(), (f"{recording.name} records {stem}, but {path} no longer exists: "
-                               f"re-record, or delete the entry from {recording}")
+        path = _path(recording, stem, result)
         rc = main(_argv(path, result))
         out, err = capsys.readouterr()
+        limit = EXPECTED_LIMITS.get((_key(path), "nvcc")) or EXPECTED_LIMITS.get((_key(path), "*"))
+        if limit is not None:  # beyond the machine: refused, as tests/test_kernels.py expects
+            want_rc, pattern = limit if isinstance(limit, tuple) else (2, limit)
+            assert rc == want_rc and re.search(pattern, err), (
+                f"{stem} is listed in test_kernels.EXPECTED_LIMITS; expected exit {want_rc} and "
+                f"{pattern!r}, got {rc}: {err}{out}")
+            return
         assert rc == 0, f"qgpu run failed on the launch recorded on {device}:\n{err}"
         got = json.loads(out)["arrays"]
-        note = ""
-        sha = result.get("source_sha256")
-        if sha and sha != hashlib.sha256(path.read_text().encode()).hexdigest():
-            note = (f"\n(note: {path.name} has changed since it was recorded on {device}; "
-                    "re-record with tests/hw/record.py --only " + stem + ")")
         assert got == result["arrays"], (
-            f"{stem}: interpreter differs from {device} ({recording.name}){note}\n"
+            f"{stem}: interpreter differs from {device} ({recording.name}){_changed(path, result, device, stem)}\n"
             + "\n".join(f"  {name}: interpreter {got.get(name)} vs hardware {want}"
                         for name, want in result["arrays"].items() if got.get(name) != want))
+
+    @pytest.mark.parametrize("recording, device, stem, result", CASES)
+    def test_reference_matches_hardware(recording, device, stem, result):
+        path = _path(recording, stem, result)
+        refs = COLLECTIONS[path.parent.name][1]
+        if stem not in refs:  # only kernels beyond the machine may lack a reference (test_kernels)
+            assert any(k == _key(path) for k, _ in EXPECTED_LIMITS), f"{stem}: no Python reference"
+            return
+        grid, block, kernel, args = parse_header(str(path))
+        assert (grid, block) == (result["grid"], result["block"]), \
+            f"{stem}: header launch {grid}x{block}, recorded {result['grid']}x{result['block']}"
+        try:
+            check_arrays(path, refs, result["arrays"])
+        except AssertionError as e:
+            raise AssertionError(f"Python reference differs from {device} ({recording.name}): {e}"
+                                 f"{_changed(path, result, device, stem)}") from None

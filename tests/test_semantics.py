@@ -34,7 +34,7 @@ CASES = [
     (Op.DIV_U, (5, 0), M),
     (Op.REM_U, (5, 0), 5),
     (Op.DIV_S, (5, 0), M),
-    (Op.DIV_S, (u(-5), 0), 1),
+    (Op.DIV_S, (u(-5), 0), M),  # -1 for every dividend, as an H200 gives (tests/hw/recorded)
     (Op.MIN_S, (u(-1), 1), u(-1)),
     (Op.MIN_U, (u(-1), 1), 1),
     (Op.MAX_S, (u(-1), 1), 1),

@@ -4,7 +4,7 @@ def s32(x):
     x &= M; return x - (1<<32) if x & 0x80000000 else x
 def sdiv(a,b):
     a,b=s32(a),s32(b)
-    if b==0: return -1 if a>=0 else 1
+    if b==0: return -1
     if a==-(1<<31) and b==-1: return a
     q=abs(a)//abs(b); return s32(q if (a<0)==(b<0) else -q)
 def srem(a,b):
@@ -574,3 +574,11 @@ def k64_atom_incdec(A,g,bk):
     r[0]=inc(0,3); r[1]=dec(1,3); r[2]=dec(2,0); r[3]=inc(3,0)
     r[4]=inc(0,0xffffffff); r[5]=dec(1,0); r[6]=cas(2,0,77); r[7]=cas(3,1,88)
     return {'w':w,'r':r}
+@ref
+def k65_div_zero(A,g,bk):
+    # by zero: unsigned x/0 = 0xffffffff, x%0 = x; signed x/0 = -1, x%0 = x (sdiv/srem above),
+    # as docs/machine.md states the rule; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0
+    a=A['a']; b=A['b']
+    uq=[M if u32(y)==0 else u32(x)//u32(y) for x,y in zip(a,b)]
+    ur=[u32(x) if u32(y)==0 else u32(x)%u32(y) for x,y in zip(a,b)]
+    return {'q':[sdiv(x,y) for x,y in zip(a,b)],'r':[srem(x,y) for x,y in zip(a,b)],'uq':uq,'ur':ur}
