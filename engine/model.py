@@ -137,7 +137,7 @@ class ModelRun:
     def _rows(self, what: str) -> tuple[torch.Tensor, int]:
         loc = self.gpu.layout["state"][what]
         m = self.gpu.layout["state"]["heads_per_key"]
-        S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()  # (heads, dk, dv)
+        S = _recurrent_state(self.cache, loc["layer"])[0].double()  # (heads, dk, dv)
         return S, loc["head"] * m
 
     def registers(self, lanes: range | None = None, warp: int = 0) -> dict[tuple[int, int], Word]:
@@ -169,7 +169,7 @@ class ModelRun:
         m = self.gpu.layout["state"]["heads_per_key"]
         out: dict[tuple[int, int], dict[str, int]] = {}
         for loc in self.gpu.layout["state"]["rom"]:
-            S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+            S = _recurrent_state(self.cache, loc["layer"])[0].double()
             base = loc["head"] * m
             for b in range(self.gpu.machine.rom_blocks):
                 fields = {}
@@ -208,7 +208,7 @@ class ModelRun:
         out = {}
         entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
         for k, loc in enumerate(self.gpu.layout["state"]["pcs"]):
-            S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+            S = _recurrent_state(self.cache, loc["layer"])[0].double()
             for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
                 out[(w, l)] = _onehot(S[loc["head"] * m + j, 0, :len(targets)], targets)
         return out
@@ -221,12 +221,12 @@ class ModelRun:
         cfg = self.gpu.machine
         m = self.gpu.layout["state"]["heads_per_key"]
         loc = self.gpu.layout["state"]["parity"]
-        S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+        S = _recurrent_state(self.cache, loc["layer"])[0].double()
         parity = {w: _onehot(S[loc["head"] * m + w, 0, :2], [1, 0]) for w in range(cfg.max_warps)}
         entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
         out = {}
         for k, loc in enumerate(self.gpu.layout["state"]["tags"]):
-            S = self.cache.get_recurrent_state(loc["layer"], state_idx=0)[0].double()
+            S = _recurrent_state(self.cache, loc["layer"])[0].double()
             for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
                 tag = _onehot(S[loc["head"] * m + j, 0, :3], [-1, 0, 1])  # -1: no tag
                 r = parity[w]
@@ -270,6 +270,17 @@ class RunSnapshot:
     @property
     def nbytes(self) -> int:
         return self.cache.nbytes + self.next_input.numel() * self.next_input.element_size()
+
+
+def _recurrent_state(cache, layer: int) -> torch.Tensor:
+    """The DeltaNet state (batch, heads, dk, dv) of ``layer`` as the cache holds it. Read from the
+    layer's own ``recurrent_states``, which transformers 5.17 and 5.25 both have
+    (``DynamicCache.get_recurrent_state`` is newer)."""
+    states = getattr(cache.layers[layer], "recurrent_states", None)
+    if not states or states.get(0) is None:
+        raise RuntimeError(f"the cache holds no recurrent state for layer {layer}: "
+                           "this transformers version keeps DeltaNet states elsewhere")
+    return states[0]
 
 
 def _cache_argument(model) -> str:
