@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--backend model: compare every generated token with the interpreter's trace and "
                         "stop at the first difference (exit status 4)")
     r.add_argument("--teacher-forced", action="store_true",
-                   help="with --check-replay: feed the interpreter's trace in one forward pass and check "
+                   help="with --check-replay: feed the interpreter's trace (2048 tokens per forward pass) and check "
                         "that the model predicts every token (the same verdict as generating when the model "
                         "is right, about 10x faster; the state read-out is the same). Generation itself "
                         "is then not exercised")

@@ -73,6 +73,11 @@ class GpuModel:
         return ModelRun(self, prompt_tokens(program, launch, self.machine))
 
 
+FORCE_CHUNK = 2048
+"""Tokens per forward pass in teacher forcing: a 123,000-token launch in one pass ran this
+24 GiB machine out of memory (the logits alone are 6 GB in float32)."""
+
+
 @dataclass
 class ModelRun:
     gpu: GpuModel
@@ -108,29 +113,33 @@ class ModelRun:
         self._next_input = torch.tensor([[tok_id]], device=self.gpu.device)
         return tok
 
-    def force(self, expected: list[str]) -> int | None:
-        """Teacher forcing: feed the pending input and the ``expected`` continuation in one
-        forward pass (the chunked kernel, ~10x faster than generating) and compare the model's
-        greedy choice at every position with the next expected token.
+    def force(self, expected: list[str], chunk: int = FORCE_CHUNK) -> int | None:
+        """Teacher forcing: feed the pending input and the ``expected`` continuation, ``chunk``
+        tokens per forward pass (the chunked kernel, ~10x faster than generating; the cache
+        carries the state from one pass to the next, so memory stays bounded however long the
+        launch), and compare the model's greedy choice at every position with the next
+        expected token.
 
         Returns the index of the first token the model would not have generated (None: it
         would have generated all of them). ``generated`` holds the model's choices up to and
         including that token; the cache holds the state after the expected tokens (all but the
         last, as after generating them), so the state read-out works as after ``step``."""
         ids = self.gpu.tokenizer.convert_tokens_to_ids(expected)
-        inp = torch.cat([self._next_input, torch.tensor([ids[:-1]], dtype=self._next_input.dtype,
-                                                         device=self.gpu.device)], dim=1)
-        with torch.no_grad():
-            out = self.gpu.model(input_ids=inp, **{self.gpu.cache_arg: self.cache}, use_cache=True)
-        logits = out.logits[0, self._next_input.shape[1] - 1:].float()
-        top = torch.topk(logits, 2, dim=-1)
-        for i, want in enumerate(ids):
-            tok_id = int(top.indices[i, 0])
-            self.generated.append(self.gpu.vocab[tok_id])
-            self.margins.append(float(top.values[i, 0] - top.values[i, 1]))
-            if tok_id != want:
-                return i
-        self._next_input = torch.tensor([[ids[-1]]], device=self.gpu.device)
+        for start in range(0, len(ids), chunk):
+            part = ids[start:start + chunk]
+            inp = torch.cat([self._next_input, torch.tensor([part[:-1]], dtype=self._next_input.dtype,
+                                                            device=self.gpu.device)], dim=1)
+            with torch.no_grad():
+                out = self.gpu.model(input_ids=inp, **{self.gpu.cache_arg: self.cache}, use_cache=True,
+                                     logits_to_keep=len(part))
+            top = torch.topk(out.logits[0, -len(part):].float(), 2, dim=-1)
+            for i, want in enumerate(part):
+                tok_id = int(top.indices[i, 0])
+                self.generated.append(self.gpu.vocab[tok_id])
+                self.margins.append(float(top.values[i, 0] - top.values[i, 1]))
+                if tok_id != want:
+                    return start + i
+            self._next_input = torch.tensor([[part[-1]]], device=self.gpu.device)
         return None
 
     # --- state read-out -----------------------------------------------------------------------

@@ -232,6 +232,23 @@ def _replays_exactly(gpu, path) -> None:
     assert [w.value for w in words[:len(res.memory)]] == [v & 0xFFFFFFFF for v in res.memory]
 
 
+def test_teacher_forcing_in_small_chunks(gpu):
+    """``force`` feeds a long launch a chunk at a time, the cache carrying the state across
+    chunks: with 5-token chunks the whole trace still matches and the final memory is the
+    interpreter's; and a wrong expected token in a later chunk is reported at its own index
+    (the token counted from the start, not from its chunk)."""
+    prog, launch, res = _sample("samples/dot.cu")
+    want = trace_tokens(res.trace)
+    run = gpu.start(prog, launch)
+    assert run.force(want, chunk=5) is None
+    assert [w.value for w in run.memory()[:len(res.memory)]] == [v & 0xFFFFFFFF for v in res.memory]
+    k = 23  # inside the fifth chunk; END (the last token) can never be the model's choice here
+    wrong = want[:k] + ["END"] + want[k + 1:]
+    run = gpu.start(prog, launch)
+    assert run.force(wrong, chunk=5) == k
+    assert run.generated[:k] == want[:k] and run.generated[k] == want[k]
+
+
 @pytest.mark.parametrize("path", ci_cases(RUNNABLE, CI_REPLAYS))
 def test_runnable_samples_replay_exactly(gpu, path):
     """The samples the circuit implements, in float32 (CI's subset: CI_REPLAYS)."""
