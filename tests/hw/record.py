@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Record what a real NVIDIA GPU computes for the qgpu samples.
+"""Record what a real NVIDIA GPU computes for the qgpu samples and test kernels.
 
-For every sample (default: all of samples/*.cu) this writes a standalone CUDA
+For every kernel (default: samples/*.cu and tests/suite*/*.cu, every kernel with a launch
+header that tests/test_kernels.py runs) this writes a standalone CUDA
 host program -- the kernel source verbatim, one cudaMalloc per pointer
 argument, the launch from the sample's ``// qgpu:`` header, every CUDA call
 checked -- compiles it with ``nvcc -O3 -arch=sm_90`` (several at a time), runs
@@ -10,7 +11,7 @@ it, and writes ``tests/hw/recorded/<device-slug>.json``, which
 
 Usage (from the repository root; python3 standard library only):
 
-    python3 tests/hw/record.py                     # all samples: compile, run, record
+    python3 tests/hw/record.py                     # every kernel: compile, run, record
     python3 tests/hw/record.py --only dot votes    # just these (merged into the existing recording)
     python3 tests/hw/record.py --dry-run           # generate + compile only (no GPU needed)
     python3 tests/hw/record.py --dry-run --keep    # ... and keep programs + binaries in tests/hw/build
@@ -336,8 +337,13 @@ def log(msg: str) -> None:
 
 # --- main -----------------------------------------------------------------------------------
 
+def default_files() -> list[Path]:
+    """Every kernel with a launch header that tests/test_kernels.py runs."""
+    return sorted((ROOT / "samples").glob("*.cu")) + sorted((ROOT / "tests").glob("suite*/*.cu"))
+
+
 def select_files(ns: argparse.Namespace) -> list[Path]:
-    files = [Path(f) for f in ns.files] or sorted((ROOT / "samples").glob("*.cu"))
+    files = [Path(f) for f in ns.files] or default_files()
     if ns.only:
         wanted = set(ns.only)
         files = [f for f in files if f.stem in wanted]
@@ -353,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="tests/hw/record.py", description=__doc__.split("\n\n")[0],
         epilog="See tests/hw/README.md.", formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="*", help="CUDA files (default: samples/*.cu)")
+    ap.add_argument("files", nargs="*", help="CUDA files (default: samples/*.cu and tests/suite*/*.cu)")
     ap.add_argument("--only", nargs="+", metavar="STEM", help="record only these samples (by file stem)")
     ap.add_argument("--out", default=str(DEFAULT_OUT), help="where <device>.json goes (default tests/hw/recorded)")
     ap.add_argument("--arch", default="sm_90", help="nvcc -arch (default sm_90, the H100/H200)")
