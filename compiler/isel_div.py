@@ -188,20 +188,22 @@ def emit_divrem(c: LowerCtx, dst: Reg, a: Operand, b: Operand, signed: bool, rem
     t = op(Op.MUL, q0, d)
     q1 = op(Op.ADD, q0, Imm(1)) if not rem else None
     r0 = op(Op.SUB, n, t)
-    if rem:
+
+    def with_sign(v: Operand, **out) -> Operand:  # (v ^ s) - s: v with the sign s (0 or -1)
+        return op(Op.SUB, op(Op.XOR, v, vals["sign"]), vals["sign"], **out)
+
+    if rem:  # the remainder takes a's sign
         r1 = op(Op.SUB, r0, d)
-        if signed:  # the remainder takes a's sign
-            r = op(Op.MIN_U, r0, r1)
-            op(Op.SUB, op(Op.XOR, r, vals["sign"]), vals["sign"], dst=dst, guard=guard)
+        if signed:
+            with_sign(op(Op.MIN_U, r0, r1), dst=dst, guard=guard)
         else:
             op(Op.MIN_U, r0, r1, dst=dst, guard=guard)
         return
     p = seq.setp("hs", r0, d)
     q = seq.selp(q1, q0, p)
     if signed:  # the sign first: a zero divisor gives -1 whatever a's sign (as on an H200)
-        flipped = op(Op.XOR, q, vals["sign"])
         if zero is False:  # a constant divisor other than 0: no zero test, the sign writes dst
-            op(Op.SUB, flipped, vals["sign"], dst=dst, guard=guard)
+            with_sign(q, dst=dst, guard=guard)
             return
-        q = op(Op.SUB, flipped, vals["sign"])
+        q = with_sign(q)
     seq.selp(Imm(0xFFFFFFFF), q, zero, dst=dst, guard=guard)

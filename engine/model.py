@@ -143,10 +143,14 @@ class ModelRun:
         return None
 
     # --- state read-out -----------------------------------------------------------------------
+    def _state(self, loc: dict) -> torch.Tensor:
+        """The DeltaNet state (heads, dk, dv) of the layer a layout entry names, in float64."""
+        return _recurrent_state(self.cache, loc["layer"])[0].double()
+
     def _rows(self, what: str) -> tuple[torch.Tensor, int]:
         loc = self.gpu.layout["state"][what]
         m = self.gpu.layout["state"]["heads_per_key"]
-        S = _recurrent_state(self.cache, loc["layer"])[0].double()  # (heads, dk, dv)
+        S = self._state(loc)  # (heads, dk, dv)
         return S, loc["head"] * m
 
     def registers(self, lanes: range | None = None, warp: int = 0) -> dict[tuple[int, int], Word]:
@@ -178,7 +182,7 @@ class ModelRun:
         m = self.gpu.layout["state"]["heads_per_key"]
         out: dict[tuple[int, int], dict[str, int]] = {}
         for loc in self.gpu.layout["state"]["rom"]:
-            S = _recurrent_state(self.cache, loc["layer"])[0].double()
+            S = self._state(loc)
             base = loc["head"] * m
             for b in range(self.gpu.machine.rom_blocks):
                 fields = {}
@@ -217,7 +221,7 @@ class ModelRun:
         out = {}
         entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
         for k, loc in enumerate(self.gpu.layout["state"]["pcs"]):
-            S = _recurrent_state(self.cache, loc["layer"])[0].double()
+            S = self._state(loc)
             for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
                 out[(w, l)] = _onehot(S[loc["head"] * m + j, 0, :len(targets)], targets)
         return out
@@ -230,12 +234,12 @@ class ModelRun:
         cfg = self.gpu.machine
         m = self.gpu.layout["state"]["heads_per_key"]
         loc = self.gpu.layout["state"]["parity"]
-        S = _recurrent_state(self.cache, loc["layer"])[0].double()
+        S = self._state(loc)
         parity = {w: _onehot(S[loc["head"] * m + w, 0, :2], [1, 0]) for w in range(cfg.max_warps)}
         entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
         out = {}
         for k, loc in enumerate(self.gpu.layout["state"]["tags"]):
-            S = _recurrent_state(self.cache, loc["layer"])[0].double()
+            S = self._state(loc)
             for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
                 tag = _onehot(S[loc["head"] * m + j, 0, :3], [-1, 0, 1])  # -1: no tag
                 r = parity[w]

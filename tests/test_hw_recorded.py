@@ -20,13 +20,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 from kernel_refs import parse_header
-from test_kernels import COLLECTIONS, EXPECTED_LIMITS, check_arrays
+from test_kernels import COLLECTIONS, EXPECTED_LIMITS, assert_refused, check_arrays, expected_limit
 
 from app.cli import main
 
@@ -79,12 +78,9 @@ if CASES:  # no recordings: nothing to collect (not even a skipped test)
         path = _path(recording, stem, result)
         rc = main(_argv(path, result))
         out, err = capsys.readouterr()
-        limit = EXPECTED_LIMITS.get((_key(path), "nvcc")) or EXPECTED_LIMITS.get((_key(path), "*"))
+        limit = expected_limit(path, "nvcc")
         if limit is not None:  # beyond the machine: refused, as tests/test_kernels.py expects
-            want_rc, pattern = limit if isinstance(limit, tuple) else (2, limit)
-            assert rc == want_rc and re.search(pattern, err), (
-                f"{stem} is listed in test_kernels.EXPECTED_LIMITS; expected exit {want_rc} and "
-                f"{pattern!r}, got {rc}: {err}{out}")
+            assert_refused(limit, rc, out, err)
             return
         assert rc == 0, f"qgpu run failed on the launch recorded on {device}:\n{err}"
         got = json.loads(out)["arrays"]

@@ -78,15 +78,27 @@ def _run(path: Path, capsys) -> dict:
     return json.loads(out)
 
 
-def _check(path: Path, refs: dict, capsys, toolchain: str) -> None:
+def expected_limit(path: Path, toolchain: str) -> tuple[int, str] | None:
+    """(exit status, message pattern) if ``path`` is listed in EXPECTED_LIMITS for ``toolchain``."""
     key = f"{path.parent.name}/{path.stem}"
     limit = EXPECTED_LIMITS.get((key, toolchain)) or EXPECTED_LIMITS.get((key, "*"))
+    if limit is None:
+        return None
+    return limit if isinstance(limit, tuple) else (2, limit)
+
+
+def assert_refused(limit: tuple[int, str], rc: int, out: str, err: str) -> None:
+    want_rc, pattern = limit
+    assert rc == want_rc and re.search(pattern, err), \
+        f"expected exit {want_rc} and a message matching {pattern!r}, got {rc}: {err}{out}"
+
+
+def _check(path: Path, refs: dict, capsys, toolchain: str) -> None:
+    limit = expected_limit(path, toolchain)
     if limit is not None:
-        want_rc, pattern = limit if isinstance(limit, tuple) else (2, limit)
         rc = main(["run", str(path), "--json"])
         out, err = capsys.readouterr()
-        assert rc == want_rc and re.search(pattern, err), \
-            f"expected exit {want_rc} and a message matching {pattern!r}, got {rc}: {err}{out}"
+        assert_refused(limit, rc, out, err)
         return
     check_arrays(path, refs, _run(path, capsys)["arrays"], toolchain)
 
