@@ -1,47 +1,57 @@
 """Exact 32-bit multiplies for 4 lanes: ``mul`` (low word of a·b), ``mulhi.u`` and
 ``mulhi.s`` (high word, unsigned or signed), in eight SwiGLU MLPs.
 
-Values are eight nibbles per lane (0..15). The 64-bit product is ``Σ_n S_n·16^n`` with the
-column sums ``S_n = Σ_{i+j=n} a_i·b_j`` (n = 0..14, at most 8·225 = 1800). For ``mulhi.s``,
-``a·b`` (signed) ≡ ``a·b`` (unsigned) ``+ [a<0]·(~b + 1)·2^32 + [b<0]·(~a + 1)·2^32`` (mod 2^64),
-so columns 8..15 also get ``[a<0]·(15 − b_{n−8}) + [b<0]·(15 − a_{n−8})`` and column 8 the
-two ``+1`` — every column stays a sum of non-negative terms. The pipeline turns the columns
-into nibbles:
+**Signed digits.** Each operand's eight nibbles are recoded as signed digits (radix-16 Booth):
+``e_i = a_i − 16·s_i + s_{i−1}`` with ``s_i = [a_i ≥ 8]`` (the nibble's top bit, which the operand
+mux delivers with the operand, ``execute.SlotBuilder.sign_groups``), so ``e_i ∈ [−8, 8]`` and
+``Σ e_i·16^i`` is a's *signed* value. The signed product is ``Σ_n S_n·16^n`` with the column sums
+``S_n = Σ_{i+j=n} e_i·d_j`` (|S_n| ≤ 512), which gives ``mul`` and ``mulhi.s`` directly; ``mulhi.u``
+adds ``s_7·d_j + t_7·e_j`` to column ``8 + j`` (``a_u·b_u = a_s·b_s + 2^32·(s_7·b_s + t_7·a_s)``
+mod 2^64). Why: a value of small magnitude, positive *or negative*, has few non-zero signed digits,
+so its columns stay small — and bfloat16 is exact only on small sums (below).
+
+The pipeline turns the columns into nibbles; every digit is rounded to the nearest (balanced):
 
 ====  ==================================================================================
-M1    ``S_n`` — one neuron per nibble pair: ``silu(GAIN·a_i)·b_j / GAIN = a_i·b_j``
-      exactly (silu(GAIN·k) = GAIN·k in float32 for every integer k ≥ 1, and 0 at 0);
-      the ``mulhi.s`` corrections (a step on the top nibble, its up projection ``15 − b_j``)
-M2    ``A_n = ⌊S_n / 256⌋`` (0..7, one step per possible value)
-M3    ``C_n = ⌊r_n / 64⌋`` of ``r_n = S_n − 256·A_n`` (0..3)
-M4    ``D_n = ⌊r'_n / 16⌋`` of ``r'_n = r_n − 64·C_n`` (0..3)
-M5    ``E_n = ⌊r''_n / 4⌋`` of the low nibble ``r''_n = r'_n − 16·D_n``, and ``F_n = ⌊x_n / 16⌋``
-      (0..2) of the regrouped column ``x_n = r''_n + D_{n−1} + 4·C_{n−1} + A_{n−2}`` (≤ 37)
-M6    ``Y_n = x_n − 16·F_n + F_{n−1}`` (≤ 17) from exact digits: the low nibble is ``4·E_n``
-      plus three unit steps; generate ``g_n = [Y_n ≥ 16]``, propagate ``p_n = [Y_n = 15]``;
+M1    ``S_n``: two neurons per digit pair, ``silu(G·e_i)·d_j − silu(−G·e_i)·d_j = G·e_i·d_j``
+      (exact: silu(G·k) = G·k for every integer k ≥ 1, and 0 at 0); the ``mulhi.u`` terms
+M2    ``A_n = round(S_n / 256)`` (−2..2), ``r_n = S_n − 256·A_n`` in [−128, 127]
+M3    ``B_n = round(r_n / 128)`` (−1..1), ``r'_n = r_n − 128·B_n`` in [−64, 63]
+M4    ``C_n = round(r'_n / 16)`` (−4..4), ``r''_n = r'_n − 16·C_n`` in [−8, 7]
+M5    ``E_n = ⌊low_n / 4⌋`` of ``low_n = r''_n + 8`` (0..15), and ``F_n = ⌊X_n / 16⌋`` (0..3) of the
+      regrouped, biased column ``X_n = r''_n + C_{n−1} + 8·B_{n−1} + A_{n−2} + 30 (+2 at n = 0)``
+      (8..53): a bias of 30 per column adds ``2·(16^K − 1) ≡ −2`` (mod 16^K), so the +2 makes
+      the sum exact, and every column is non-negative for the unsigned carries below
+M6    ``Y_n = X_n − 16·F_n + F_{n−1}`` (0..18) from exact digits: the low part is ``4·E_n`` plus
+      three unit steps; generate ``g_n = [Y_n ≥ 16]``, propagate ``p_n = [Y_n = 15]``
 M7    ``mul``: ``out_n += Y_n + c_n − 16·c_{n+1}`` (n < 8), carries by lookahead as in the
       adder (``c_n = Σ_j g_j ∧ p_{j+1} ∧ … ∧ p_{n−1}``, exclusive terms, one step each);
       the carry into column 8 as a channel ``c8`` for the high word
 M8    ``mulhi``: ``out_{n−8} += Y_n + c_n − 16·c_{n+1}`` (n ≥ 8), lookahead from ``c8``
 ====  ==================================================================================
 
-Exactness: ``S_n`` is only as good as the operand read-outs (a relative error of ~1e-5 is
-~0.02 on a column of 1800), and a product feeds later multiplies, so the result must not
-inherit it. Every digit is a step output (exact), and the low nibble is resolved down to
-units by steps (M5, M6); the noisy ``S_n`` only ever enters thresholds.
+**float32.** ``S_n`` is only as good as its channel (the bank clear leaves ~1e-5 of the previous
+value, ×256 on read) and the operand read-outs, and a product feeds later multiplies, so the
+result must not inherit that noise: every digit is a step output (exact), and the low nibble is
+resolved down to units by steps (M5, M6); the noisy ``S_n`` only ever enters thresholds.
 
-Scale: ``S_n`` is kept as ``S_n / 256`` in the residual (≤ 7.1), so the columns add almost
-nothing to the residual's RMS (the relative drift of every channel grows with the sum of
-squares of the content; see docs/circuit.md, "Units and margins"). Decisions are
-scale-free, so the scaled channel is read back with weight 256.
+**bfloat16** (docs/circuit.md, "Units and margins"): a step's pre-activations are exact while it is
+on at most 63.5 beyond its threshold. M3..M6 step on ranges where that always holds; M2 holds it
+while ``|S_n| ≤ 191``, and ``S_n / 256`` is an exact bfloat16 channel while ``|S_n| ≤ 256``. So a
+multiply is exact in bfloat16 when every signed-digit column sum is within ±191 (e.g. both
+operands within ±2^11, or one within ±23 whatever the other; ``benchmarks/mul_columns.py`` lists
+the largest column of every kernel's multiplies). Thresholds above 63.75 have gate constants that
+bfloat16 cannot hold; the constant is split between the anchor and the op flags (exactly one is
+on whenever the step matters), each part exact (:func:`exact_step`).
+
+Scale: ``S_n`` is kept as ``S_n / 256`` in the residual (|·| ≤ 2.1), so the columns add almost
+nothing to the residual's RMS. Decisions are scale-free, so the scaled channel is read back with
+weight 256.
 
 Every step and the passes into ``out`` are gated by the op flags; only the M1 products are
 not (they are cleared at M6 whatever the op). Eight layers are longer than the slot period,
 so a slot's product is ready two slots later: the kernel compiler never lets the next
 instruction of a block read it (``BlockLimits.mul_latency``).
-
-Neurons per slot (4 lanes), M1..M8: 384 / 392 / 384 / 384 / 640 / 768 / 572 / 708 (with the
-bank clears: S at M6, A/E/F at M7, the rest at M8).
 """
 
 from __future__ import annotations
@@ -57,12 +67,58 @@ NIB = 8
 COLS = 2 * NIB
 S_SCALE = 256.0
 """The column sums are stored divided by this."""
+BIAS = 30
+"""Added to every regrouped column (a multiple of 15: ``BIAS·Σ_{n<K} 16^n = 2·(16^K − 1)``)."""
+DIGIT_MAX = 8
+"""|e_i| ≤ 8 for a signed digit."""
 
 
-def column_max(n: int) -> int:
-    """Largest column sum S_n: the products, and for the high columns the mulhi.s corrections."""
-    products = 225 * min(n + 1, 2 * NIB - 1 - n)
-    return products + (30 + 2 * (n == NIB) if n >= NIB else 0)
+def products(n: int) -> int:
+    """Digit pairs (i, j) with i + j = n, i, j < 8."""
+    return max(0, min(n + 1, 2 * NIB - 1 - n))
+
+
+def column_bound(n: int) -> int:
+    """Largest |S_n|: the digit products, and for the high columns the ``mulhi.u`` terms."""
+    return DIGIT_MAX ** 2 * products(n) + (2 * DIGIT_MAX if n >= NIB else 0)
+
+
+def signed_digit(x: Group, sgn: Group, lane: int, i: int) -> Lin:
+    """``x_i − 16·s_i + s_{i−1}``: nibble i of x as a signed digit (−8..8)."""
+    return lin({x[(lane, i)]: 1.0, sgn[(lane, i)]: -16.0}, {sgn[(lane, i - 1)]: 1.0} if i else {})
+
+
+def _split(c: float) -> tuple[float, float]:
+    """A gate constant (a multiple of GAIN/4) as two parts that bfloat16 holds exactly."""
+    n = round(c / (GAIN / 4))
+    assert n * (GAIN / 4) == c, c
+    sign, m = (1 if n >= 0 else -1), abs(n)
+    return sign * (GAIN / 4) * 256 * (m // 256), sign * (GAIN / 4) * (m % 256)
+
+
+def exact_step(L: LayerSpec, anchor: int, x: Lin, t: float, out: Lin, flags: Lin) -> None:
+    """``out += [Σ x ≥ t]`` when one of the exclusive 0/1 ``flags`` is on (2 neurons, like
+    ``LayerSpec.flag_step``), with the gate constant split between the anchor and the flags so
+    that every weight is exact in bfloat16 whatever ``t``. The flags also gate the up projection:
+    with none on, both neurons are exactly 0 (and the flags' share of the constant is absent)."""
+    form = {i: GAIN * w for i, w in x.items() if i != anchor}
+    for shoulder, sign in ((0.25, 1.0), (-0.25, -1.0)):
+        hi, lo = _split(GAIN * x.get(anchor, 0.0) - GAIN * (t - shoulder))
+        g = lin(form, (anchor, hi), {f: lo for f in flags} if lo else {})
+        L.neuron(g, dict(flags), {i: sign * w * 2.0 / GAIN for i, w in out.items()})
+
+
+def round_steps(L: LayerSpec, anchor: int, x: Lin, bound: int, unit: int, out: int, flags: Lin) -> None:
+    """``out += round(Σ x / unit)`` for integer ``Σ x`` in [−bound, bound], ties rounded so that the
+    remainder ``Σ x − unit·out`` lies in [−unit/2, unit/2 − 1]: steps ``[Σ x ≥ unit·(k − ½) − ½]``
+    up and reversed steps ``[−Σ x ≥ unit·(k − ½) + ½]`` down (each on only beyond its threshold)."""
+    neg = {i: -w for i, w in x.items()}
+    k = 1
+    while unit * (k - 0.5) <= bound:
+        exact_step(L, anchor, x, unit * (k - 0.5) - 0.5, {out: 1.0}, flags)
+        if unit * (k - 0.5) + 1 <= bound:
+            exact_step(L, anchor, neg, unit * (k - 0.5) + 0.5, {out: -1.0}, flags)
+        k += 1
 
 
 def mul_banks(space: Space, lanes: int) -> dict[str, Group]:
@@ -75,29 +131,30 @@ def mul_banks(space: Space, lanes: int) -> dict[str, Group]:
         return space.shared(f"mul.{name}", [(l, n) for l in range(lanes) for n in cols], kind="scalar",
                             doc=f"multiplier: {doc} (bank)", stage="execute")
     return {
-        "S": bank("S", range(COLS), "column sums S_n = Σ_{i+j=n} a_i·b_j (+ mulhi.s corrections), stored / 256"),
-        "A": bank("A", range(1, COLS), "⌊S_n / 256⌋"),
-        "C": bank("C", range(COLS), "⌊(S_n mod 256) / 64⌋"),
-        "D": bank("D", range(COLS), "⌊(S_n mod 64) / 16⌋"),
-        "E": bank("E", range(COLS), "⌊(S_n mod 16) / 4⌋"),
-        "F": bank("F", range(COLS), "⌊x_n / 16⌋ of the regrouped column x_n"),
-        "Y": bank("Y", range(COLS), "column n regrouped to at most 17"),
+        "S": bank("S", range(COLS), "signed-digit column sums S_n = Σ_{i+j=n} e_i·d_j (+ mulhi.u terms), stored / 256"),
+        "A": bank("A", range(COLS), "round(S_n / 256)"),
+        "B": bank("B", range(COLS), "round(r_n / 128) of r_n = S_n − 256·A_n"),
+        "C": bank("C", range(COLS), "round(r'_n / 16) of r'_n = r_n − 128·B_n"),
+        "E": bank("E", range(COLS), "⌊(r''_n + 8) / 4⌋ of r''_n = r'_n − 16·C_n"),
+        "F": bank("F", range(COLS), "⌊X_n / 16⌋ of the regrouped, biased column X_n"),
+        "Y": bank("Y", range(COLS), "column n regrouped to at most 18"),
         "g": bank("g", range(COLS), "carry generate [Y_n ≥ 16]"),
         "p": bank("p", range(COLS), "carry propagate [Y_n = 15]"),
         "c8": bank("c8", range(1), "carry into column 8 (the high word)"),
     }
 
 
-def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
-              flags: dict[str, int], lanes: int) -> None:
+def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, sa: Group, sb: Group,
+              out: Group, flags: dict[str, int], lanes: int) -> None:
     """``out +=`` the low word of ``a·b`` if ``flags["mul"]`` is on, the high word (unsigned or
-    signed) if ``flags["mulhi.u"]`` / ``flags["mulhi.s"]`` is (exclusive 0/1 channels).
+    signed) if ``flags["mulhi.u"]`` / ``flags["mulhi.s"]`` is (exclusive 0/1 channels). ``sa``,
+    ``sb``: the top bit of every nibble of a and b (0/1).
     ``layers``: the DEPTH consecutive layers whose MLPs are used."""
     if len(layers) != DEPTH:
         raise ValueError(f"build_mul needs {DEPTH} layers, got {len(layers)}")
     M1, M2, M3, M4, M5, M6, M7, M8 = layers
     bk = mul_banks(space, lanes)
-    S, A, C, D, E, F, Y, G, P, C8 = (bk[k] for k in ("S", "A", "C", "D", "E", "F", "Y", "g", "p", "c8"))
+    S, A, B, C, E, F, Y, G, P, C8 = (bk[k] for k in ("S", "A", "B", "C", "E", "F", "Y", "g", "p", "c8"))
     lo, hu, hs = (flags[n] for n in MUL_OPS)
     hi = {hu: 1.0, hs: 1.0}
     any_ = {lo: 1.0, hu: 1.0, hs: 1.0}
@@ -111,48 +168,43 @@ def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: G
         return {f: OFF_WEIGHT for f in on(n)}
 
     for lane in range(lanes):
-        s = {n: {S[(lane, n)]: S_SCALE} for n in range(COLS)}   # S_n, read back at full scale
-
-        def a_(n: int) -> Lin:
-            return {A[(lane, n)]: 1.0} if n >= 1 else {}
-
-        r = {n: lin(s[n], {ch: -256.0 for ch in a_(n)}) for n in range(COLS)}           # S_n mod 256
-        r2 = {n: lin(r[n], {C[(lane, n)]: -64.0}) for n in range(COLS)}                  # S_n mod 64
-        # M1: products, and the mulhi.s corrections [x < 0]·(15 − y_j) into column 8 + j
+        e = [signed_digit(a, sa, lane, i) for i in range(NIB)]
+        d = [signed_digit(b, sb, lane, j) for j in range(NIB)]
+        s = {n: {S[(lane, n)]: S_SCALE} for n in range(COLS)}              # S_n, read back at full scale
+        r = {n: lin(s[n], {A[(lane, n)]: -256.0}) for n in range(COLS)}       # in [−128, 127]
+        r2 = {n: lin(r[n], {B[(lane, n)]: -128.0}) for n in range(COLS)}      # in [−64, 63]
+        low = {n: lin(r2[n], {C[(lane, n)]: -16.0}, (anchor, 8.0)) for n in range(COLS)}  # r'' + 8: 0..15
+        # M1: S_n = Σ e_i·d_j (two neurons per pair: silu(x) − silu(−x) = x), and for mulhi.u
+        # s_7·d_j + t_7·e_j into column 8 + j (gate G·(s_7 + flag − 1): G when both are on, else ≤ 0)
         for i in range(NIB):
             for j in range(NIB):
-                M1.neuron({a[(lane, i)]: GAIN}, {b[(lane, j)]: 1.0}, {S[(lane, i + j)]: 1.0 / (GAIN * S_SCALE)})
-        for x, y in ((a, b), (b, a)):
-            neg = lin({x[(lane, NIB - 1)]: 1.0}, {hs: 16.0})   # >= 23.5 iff mulhi.s and top nibble >= 8
+                for sign in (1.0, -1.0):
+                    M1.neuron({c: sign * GAIN * w for c, w in e[i].items()}, d[j],
+                              {S[(lane, i + j)]: sign / (GAIN * S_SCALE)})
+        for top, digits in ((sa[(lane, NIB - 1)], d), (sb[(lane, NIB - 1)], e)):
             for j in range(NIB):
-                inc = {anchor: 15.0 + (j == 0), y[(lane, j)]: -1.0}
-                M1.flag_step(anchor, neg, 23.5, {S[(lane, NIB + j)]: 1.0 / S_SCALE}, inc)
+                M1.neuron({top: GAIN, hu: GAIN, anchor: -GAIN}, digits[j], {S[(lane, NIB + j)]: 1.0 / (GAIN * S_SCALE)})
         for n in range(COLS):
-            # M2..M4: the three digit extractions
-            for k in range(1, column_max(n) // 256 + 1):
-                M2.flag_step(anchor, s[n], 256 * k - 0.5, {A[(lane, n)]: 1.0}, on(n))
+            # M2..M4: the three balanced digits
+            round_steps(M2, anchor, s[n], column_bound(n), 256, A[(lane, n)], on(n))
+            round_steps(M3, anchor, r[n], 128, 128, B[(lane, n)], on(n))
+            round_steps(M4, anchor, r2[n], 64, 16, C[(lane, n)], on(n))
+            # M5: E_n = ⌊low_n / 4⌋, and F_n = ⌊X_n / 16⌋ of X_n = low_n − 8 + carried + BIAS (+2 at n = 0)
+            carried = lin({C[(lane, n - 1)]: 1.0, B[(lane, n - 1)]: 8.0} if n >= 1 else {},
+                          {A[(lane, n - 2)]: 1.0} if n >= 2 else {}, (anchor, BIAS - 8 + (2 if n == 0 else 0)))
             for k in range(1, 4):
-                M3.flag_step(anchor, r[n], 64 * k - 0.5, {C[(lane, n)]: 1.0}, on(n))
-                M4.flag_step(anchor, r2[n], 16 * k - 0.5, {D[(lane, n)]: 1.0}, on(n))
-            # M5: E_n = ⌊r''_n / 4⌋ of r''_n = r'_n − 16·D_n (0..15, the column's low nibble), and
-            # F_n = ⌊x_n / 16⌋ of the regrouped column x_n = r''_n + D_{n−1} + 4·C_{n−1} + A_{n−2}
-            low = lin(r2[n], {D[(lane, n)]: -16.0})
-            carried = lin({D[(lane, n - 1)]: 1.0, C[(lane, n - 1)]: 4.0} if n >= 1 else {}, a_(n - 2) if n >= 2 else {})
-            for k in range(1, 4):
-                M5.flag_step(anchor, low, 4 * k - 0.5, {E[(lane, n)]: 1.0}, on(n))
-            for k in (1, 2):
-                M5.flag_step(anchor, lin(low, carried), 16 * k - 0.5, {F[(lane, n)]: 1.0}, on(n))
-            # M6: Y_n = x_n − 16·F_n + F_{n−1} (≤ 17) from exact digits only: the low nibble is
-            # 4·E_n plus three unit steps on r''_n − 4·E_n, so the noise of S_n (operand read-outs
-            # times up to 1800) never reaches the result. Generate / propagate are decided on the
-            # same value written with the noisy r''_n (a decision is exact while the noise is < ¼).
+                exact_step(M5, anchor, low[n], 4 * k - 0.5, {E[(lane, n)]: 1.0}, on(n))
+                exact_step(M5, anchor, lin(low[n], carried), 16 * k - 0.5, {F[(lane, n)]: 1.0}, on(n))
+            # M6: Y_n = X_n − 16·F_n + F_{n−1} (≤ 18) from exact digits only: the low part is 4·E_n
+            # plus three unit steps on low_n − 4·E_n, so the noise of S_n never reaches the result.
+            # Generate / propagate are decided on the same value written with the noisy low_n.
             spill = lin({F[(lane, n)]: -16.0}, {F[(lane, n - 1)]: 1.0} if n >= 1 else {})
             M6.gated(anchor, gate(n), OFF_WEIGHT, lin({E[(lane, n)]: 4.0}, carried, spill), {Y[(lane, n)]: 1.0})
             for k in range(1, 4):
-                M6.flag_step(anchor, lin(low, {E[(lane, n)]: -4.0}), k - 0.5, {Y[(lane, n)]: 1.0}, on(n))
-            y = lin(low, carried, spill)
-            M6.flag_step(anchor, y, 15.5, {G[(lane, n)]: 1.0, P[(lane, n)]: -1.0}, on(n))
-            M6.flag_step(anchor, y, 14.5, {P[(lane, n)]: 1.0}, on(n))
+                exact_step(M6, anchor, lin(low[n], {E[(lane, n)]: -4.0}), k - 0.5, {Y[(lane, n)]: 1.0}, on(n))
+            y = lin(low[n], carried, spill)
+            exact_step(M6, anchor, y, 15.5, {G[(lane, n)]: 1.0, P[(lane, n)]: -1.0}, on(n))
+            exact_step(M6, anchor, y, 14.5, {P[(lane, n)]: 1.0}, on(n))
         # M7 (low word) and M8 (high word): out = Y_n + c_n − 16·c_{n+1}; the term (j, n) of carry
         # c_n is g_j ∧ p_{j+1} ∧ … ∧ p_{n−1}; the high word starts from the carry channel c8
         c8 = C8[(lane, 0)]
@@ -161,30 +213,30 @@ def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: G
             M8.gated(anchor, {f: OFF_WEIGHT for f in hi}, OFF_WEIGHT, lin({Y[(lane, NIB + n)]: 1.0}, {c8: 1.0} if n == 0 else {}),
                      {out[(lane, n)]: 1.0})
         for n in range(1, NIB + 1):
-            low, high = {out[(lane, n - 1)]: -16.0}, {out[(lane, n - 1)]: -16.0}
+            low_out, high_out = {out[(lane, n - 1)]: -16.0}, {out[(lane, n - 1)]: -16.0}
             if n < NIB:
-                low[out[(lane, n)]] = 1.0
-                high[out[(lane, n)]] = 1.0
+                low_out[out[(lane, n)]] = 1.0
+                high_out[out[(lane, n)]] = 1.0
             for j in range(n):
                 terms = {G[(lane, j)]: 1.0, **{P[(lane, m)]: 1.0 for m in range(j + 1, n)}}
-                M7.flag_step(anchor, terms, len(terms) - 0.5, low, lo)
+                M7.flag_step(anchor, terms, len(terms) - 0.5, low_out, lo)
                 if n == NIB:
                     M7.flag_step(anchor, terms, len(terms) - 0.5, {c8: 1.0}, hi)
                 hterms = {G[(lane, NIB + j)]: 1.0, **{P[(lane, NIB + m)]: 1.0 for m in range(j + 1, n)}}
-                M8.flag_step(anchor, hterms, len(hterms) - 0.5, high, hi)
+                M8.flag_step(anchor, hterms, len(hterms) - 0.5, high_out, hi)
             cterms = {c8: 1.0, **{P[(lane, NIB + m)]: 1.0 for m in range(n)}}
-            M8.flag_step(anchor, cterms, len(cterms) - 0.5, high, hi)
+            M8.flag_step(anchor, cterms, len(cterms) - 0.5, high_out, hi)
     # each bank is cleared in the layer where the next slot's multiply writes it (or earlier), as
     # late as its last reader allows: that keeps the clears out of M6, the widest layer
     M6.clear(anchor, S.indices)                                                  # next M1 is this M6
     M7.clear(anchor, [*A.indices, *E.indices, *F.indices])                      # next M2 is this M7
-    M8.clear(anchor, [*C.indices, *D.indices, *Y.indices, *G.indices, *P.indices, *C8.indices])
+    M8.clear(anchor, [*B.indices, *C.indices, *Y.indices, *G.indices, *P.indices, *C8.indices])
     fl = [grp.name for grp in space.groups.values() if lo in grp.indices][:1]
-    M1.reads += [a.name, b.name, *fl]
+    M1.reads += [a.name, b.name, sa.name, sb.name, *fl]
     M1.writes.append(S.name)
-    for L, rd, wr in ((M2, [S.name], [A.name]), (M3, [S.name, A.name], [C.name]),
-                      (M4, [S.name, A.name, C.name], [D.name]), (M5, [S.name, A.name, C.name, D.name], [E.name, F.name]),
-                      (M6, [S.name, A.name, C.name, D.name, E.name, F.name], [Y.name, G.name, P.name]),
+    for L, rd, wr in ((M2, [S.name], [A.name]), (M3, [S.name, A.name], [B.name]),
+                      (M4, [S.name, A.name, B.name], [C.name]), (M5, [S.name, A.name, B.name, C.name], [E.name, F.name]),
+                      (M6, [S.name, A.name, B.name, C.name, E.name, F.name], [Y.name, G.name, P.name]),
                       (M7, [Y.name, G.name, P.name], [out.name, C8.name]),
                       (M8, [Y.name, G.name, P.name, C8.name], [out.name])):
         L.reads += [*rd, *fl]

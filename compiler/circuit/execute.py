@@ -216,6 +216,7 @@ class SlotBuilder:
         B = self.sched.mux(s)
         ports = self.L[B - 1]
         vals = self.operand_groups(s)
+        sgn = self.sign_groups(s)
         xw = sp["ctx.warp"]
         warps = self.cfg.max_warps
         for x in OPERANDS:
@@ -223,7 +224,7 @@ class SlotBuilder:
             query = {REG_ROWS * w + r: (0, and_form({src[("reg", r)]: 1.0, xw[w]: 1.0}, a))
                      for w in range(warps) for r in range(1, self.cfg.regs)}
             ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x],
-                                             warps=warps))
+                                             warps=warps, signs=sgn.get(x)))
         # launch constants: param (index = immediate, 0..PARAMS-1) and sreg
         ops = sp[f"op.{s}"]
         warps = self.cfg.max_warps
@@ -244,20 +245,38 @@ class SlotBuilder:
         ports.heads.append(constants_file(sp, f"const.{s}", rows, self.lanes, q, self.results[s]))
         ports.reads += ["src.*", f"op.{s}", "ctx.warp"]
         ports.writes += [*(vals[x].name for x in OPERANDS), f"r.{s}"]
-        # the mux: forwarded results and immediates (register reads already landed in the groups)
+        # the mux: forwarded results and immediates (register reads already landed in the groups);
+        # for operands a and b also each nibble's top bit (the multiplier's signed digits): a
+        # register read gives it linearly, an immediate from its ROM bit, a forwarded result by a
+        # step on the nibble. An immediate is the same in every lane: one neuron feeds all four.
         M = self.L[B]
         for x in OPERANDS:
             src = sp[f"src.{x}"]
-            for lane in range(self.lanes):
-                for i in range(8):
+            for i in range(8):
+                for kind in ("imm", "jmm"):
+                    nib = _nibble_form(sp, s, kind, i)
+                    M.gated(a, {src[(kind, 0)]: 1.0}, 1, nib, {vals[x][(lane, i)]: 1.0 for lane in range(self.lanes)})
+                    if x in sgn:
+                        top = {ch: 1.0 for ch, w in nib.items() if w == 8.0}
+                        M.gated(a, {src[(kind, 0)]: 1.0}, 1, top, {sgn[x][(lane, i)]: 1.0 for lane in range(self.lanes)})
+                for lane in range(self.lanes):
                     out = {vals[x][(lane, i)]: 1.0}
                     for j in range(s):
                         M.gated(a, {src[("fwd", j)]: 1.0}, 1, {self.results[j][(lane, i)]: 1.0}, out)
-                    M.gated(a, {src[("imm", 0)]: 1.0}, 1, _nibble_form(sp, s, "imm", i), out)
-                    M.gated(a, {src[("jmm", 0)]: 1.0}, 1, _nibble_form(sp, s, "jmm", i), out)
+                        if x in sgn:
+                            M.flag_step(a, {self.results[j][(lane, i)]: 1.0}, 7.5, {sgn[x][(lane, i)]: 1.0},
+                                        src[("fwd", j)])
         M.clear(a, sp["rom.bits"].indices)  # free for the next slot's fetch (src.* is cleared at B+2)
         M.reads += ["src.*", *(f"r.{j}" for j in range(s)), "rom.bits"]
-        M.writes += [vals[x].name for x in OPERANDS]
+        M.writes += [vals[x].name for x in OPERANDS] + [g.name for g in sgn.values()]
+
+    def sign_groups(self, s: int) -> dict:
+        """The top bit of each nibble of operands a and b (0/1), for the multiplier's signed
+        digits (``alu_mul``); banks like the operands."""
+        par = bank_parity(s)
+        return {x: self.sp.shared(f"{x.upper()}sg.{par}", [(l, i) for l in range(self.lanes) for i in range(8)],
+                                  kind="scalar", doc=f"top bit of each nibble of operand {x} of the {par} slots "
+                                  "(0/1; bank)", stage="decode") for x in "ab"}
 
     def operand_groups(self, s: int) -> dict:
         """Operand banks: two sets, used by even and odd slots (a slot's operands live from its
@@ -287,7 +306,8 @@ class SlotBuilder:
                      {n: ops[n] for n in SHIFTS}, self.lanes)
         build_logic(self.L[B + 1:B + 5], sp, a, vals["a"], vals["b"], self.results[s],
                     {n: ops[n] for n in (*LOGIC, *BITCOUNT)}, self.lanes)
-        build_mul(self.L[B + 1:B + 1 + MUL_DEPTH], sp, a, vals["a"], vals["b"], self.results[s],
+        sgn = self.sign_groups(s)
+        build_mul(self.L[B + 1:B + 1 + MUL_DEPTH], sp, a, vals["a"], vals["b"], sgn["a"], sgn["b"], self.results[s],
                   {n: ops[n] for n in MUL_OPS}, self.lanes)
         W = self.L[B + 4]
         res = self.results[s]
@@ -443,7 +463,7 @@ class SlotBuilder:
         self.L[B + 2].clear(a, sp["shift.b0"].indices)
         for grp in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
             self.L[B + 3].clear(a, grp.indices)
-        for grp in (*vals.values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
+        for grp in (*vals.values(), *self.sign_groups(s).values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
                     sp["cmp"], sp["cmp.C"], sp["Pv"], base, carry):
             self.L[B + 5].clear(a, grp.indices)
         W.reads += ["sum", "mb", "mb.c"]

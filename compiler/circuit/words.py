@@ -67,10 +67,11 @@ def _bit_forms(space: Space, t: int, short: bool) -> dict[int, tuple[int, Lin]]:
 
 
 def word_value_heads(space: Space, name: str, beta: Lin, out: Group | None, lane: int = 0,
-                     bits: Group | None = None) -> list[ValueHead]:
+                     bits: Group | None = None, signs: Group | None = None) -> list[ValueHead]:
     """The (short, long) value heads holding words. ``beta``: channels of which (at most) one is 1
     when these heads take the record (empty: every record), on top of the token being S or B3.
-    Reads land in ``out[(lane, nibble)]`` as scalars and, if given, in ``bits[(lane, t)]`` as 0/1."""
+    Reads land in ``out[(lane, nibble)]`` as scalars and, if given, in ``bits[(lane, t)]`` as 0/1
+    and in ``signs[(lane, nibble)]`` as the nibble's top bit (0/1: the multiplier's signed digits)."""
     a = space["anchor"].start
     kind = space["tok.kind"]
     ends = {kind["S"]: 1.0, **{space["b3"][(0, v)]: 1.0 for v in (0, 1)}}  # an S token, or B3
@@ -79,13 +80,13 @@ def word_value_heads(space: Space, name: str, beta: Lin, out: Group | None, lane
         vh = ValueHead(name=f"{name}.{'short' if short else 'long'}", nnz=32)
         vh.beta = lin({i: GAIN * w for i, w in ends.items()}, {i: GAIN * w for i, w in beta.items()},
                       (a, -GAIN * (1.5 if beta else 0.5)))
-        _fill_word_columns(space, vh, short, out, lane, bits)
+        _fill_word_columns(space, vh, short, out, lane, bits, signs)
         heads.append(vh)
     return heads
 
 
 def _fill_word_columns(space: Space, vh: ValueHead, short: bool, out: Group | None, lane: int,
-                       bits: Group | None) -> None:
+                       bits: Group | None, signs: Group | None = None) -> None:
     a = space["anchor"].start
     for t in range(32):
         for col, (lag, form) in _bit_forms(space, t, short).items():
@@ -97,6 +98,8 @@ def _fill_word_columns(space: Space, vh: ValueHead, short: bool, out: Group | No
                     o[out[(lane, t // 4)]] = float(1 << (t % 4))
                 if bits is not None:
                     o[bits[(lane, t)]] = 1.0
+                if signs is not None and t % 4 == 3:
+                    o[signs[(lane, t // 4)]] = 1.0
                 if o:
                     vh.out[col] = o
 
@@ -106,10 +109,12 @@ REG_ROWS = 16
 
 
 def register_file(space: Space, name: str, regs: int, lanes: int, query: dict[int, tuple[int, Lin]],
-                  out: Group | None, bits: Group | None = None, warps: int = 1) -> KeyHead:
+                  out: Group | None, bits: Group | None = None, warps: int = 1,
+                  signs: Group | None = None) -> KeyHead:
     """One copy of the register file (one read port): row ``16·w + r`` = register r of warp w
     (the warp of an ``R`` record is the current step's, ``ctx.warp``), value head l = lane l.
-    ``query``: row -> (lag, pre-activation); the read of every lane lands in ``out``."""
+    ``query``: row -> (lag, pre-activation); the read of every lane lands in ``out`` (and the
+    nibbles' top bits in ``signs``, if given)."""
     a = space["anchor"].start
     keys = {}
     for w in range(warps):
@@ -120,7 +125,7 @@ def register_file(space: Space, name: str, regs: int, lanes: int, query: dict[in
     head = KeyHead(name=name, q=dict(query), k=keys)
     ll = space["latch.lane"]
     for lane in range(lanes):
-        head.values += word_value_heads(space, f"{name}.{lane}", {ll[lane]: 1.0}, out, lane, bits)
+        head.values += word_value_heads(space, f"{name}.{lane}", {ll[lane]: 1.0}, out, lane, bits, signs)
     return head
 
 
