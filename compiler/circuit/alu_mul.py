@@ -13,16 +13,17 @@ so its columns stay small — and bfloat16 is exact only on small sums (below).
 The pipeline turns the columns into nibbles; every digit is rounded to the nearest (balanced):
 
 ====  ==================================================================================
-M1    ``S_n``: two neurons per digit pair, ``silu(G·e_i)·d_j − silu(−G·e_i)·d_j = G·e_i·d_j``
-      (exact: silu(G·k) = G·k for every integer k ≥ 1, and 0 at 0); the ``mulhi.u`` terms
+M1    ``S_n``: one neuron per digit pair, ``silu(G·(e_i + 8))·d_j = G·(e_i + 8)·d_j`` (exact:
+      silu(G·k) = G·k for every integer k ≥ 1, and 0 at 0), and one per column for the
+      ``−8·Σ d_j`` that the shift adds; the ``mulhi.u`` terms
 M2    ``A_n = round(S_n / 256)`` (−2..2), ``r_n = S_n − 256·A_n`` in [−128, 127]
 M3    ``B_n = round(r_n / 128)`` (−1..1), ``r'_n = r_n − 128·B_n`` in [−64, 63]
-M4    ``C_n = round(r'_n / 16)`` (−4..4), ``r''_n = r'_n − 16·C_n`` in [−8, 7]
-M5    ``E_n = ⌊low_n / 4⌋`` of ``low_n = r''_n + 8`` (0..15), and ``F_n = ⌊X_n / 16⌋`` (0..3) of the
-      regrouped, biased column ``X_n = r''_n + C_{n−1} + 8·B_{n−1} + A_{n−2} + 30 (+2 at n = 0)``
-      (8..53): a bias of 30 per column adds ``2·(16^K − 1) ≡ −2`` (mod 16^K), so the +2 makes
-      the sum exact, and every column is non-negative for the unsigned carries below
-M6    ``Y_n = X_n − 16·F_n + F_{n−1}`` (0..18) from exact digits: the low part is ``4·E_n`` plus
+M4    ``C_n = ⌊r'_n / 16⌋`` (−4..3), ``low_n = r'_n − 16·C_n``: the column's low nibble (0..15)
+M5    ``E_n = ⌊low_n / 4⌋`` (0..3), and ``F_n = ⌊X_n / 16⌋`` (0..2) of the regrouped, biased column
+      ``X_n = low_n + C_{n−1} + 8·B_{n−1} + A_{n−2} + 15 (+1 at n = 0)`` (1..43): a bias of 15 per
+      column adds ``16^K − 1 ≡ −1`` (mod 16^K), so the +1 makes the sum exact, and every column
+      is non-negative for the unsigned carries below
+M6    ``Y_n = X_n − 16·F_n + F_{n−1}`` (0..17) from exact digits: the low part is ``4·E_n`` plus
       three unit steps; generate ``g_n = [Y_n ≥ 16]``, propagate ``p_n = [Y_n = 15]``
 M7    ``mul``: ``out_n += Y_n + c_n − 16·c_{n+1}`` (n < 8), carries by lookahead as in the
       adder (``c_n = Σ_j g_j ∧ p_{j+1} ∧ … ∧ p_{n−1}``, exclusive terms, one step each);
@@ -67,8 +68,8 @@ NIB = 8
 COLS = 2 * NIB
 S_SCALE = 256.0
 """The column sums are stored divided by this."""
-BIAS = 30
-"""Added to every regrouped column (a multiple of 15: ``BIAS·Σ_{n<K} 16^n = 2·(16^K − 1)``)."""
+BIAS = 15
+"""Added to every regrouped column: ``BIAS·Σ_{n<K} 16^n = 16^K − 1 ≡ −1`` (mod 16^K)."""
 DIGIT_MAX = 8
 """|e_i| ≤ 8 for a signed digit."""
 
@@ -108,16 +109,20 @@ def exact_step(L: LayerSpec, anchor: int, x: Lin, t: float, out: Lin, flags: Lin
         L.neuron(g, dict(flags), {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
 
-def round_steps(L: LayerSpec, anchor: int, x: Lin, bound: int, unit: int, out: int, flags: Lin) -> None:
-    """``out += round(Σ x / unit)`` for integer ``Σ x`` in [−bound, bound], ties rounded so that the
-    remainder ``Σ x − unit·out`` lies in [−unit/2, unit/2 − 1]: steps ``[Σ x ≥ unit·(k − ½) − ½]``
-    up and reversed steps ``[−Σ x ≥ unit·(k − ½) + ½]`` down (each on only beyond its threshold)."""
+def digit_steps(L: LayerSpec, anchor: int, x: Lin, lo: int, hi: int, unit: int, out: int, flags: Lin,
+                offset: float = 0.5) -> None:
+    """``out += round(Σ x / unit)`` (``offset`` ½: the remainder ``Σ x − unit·out`` lies in
+    [−unit/2, unit/2 − 1]) or ``⌊Σ x / unit⌋`` (``offset`` 0: in [0, unit − 1]) for integer ``Σ x``
+    in [lo, hi]: steps ``[Σ x ≥ unit·(k − offset)]`` up for the positive thresholds and
+    reversed steps ``[−Σ x ≥ …]`` down for the others, so each is on only beyond its threshold."""
     neg = {i: -w for i, w in x.items()}
     k = 1
-    while unit * (k - 0.5) <= bound:
-        exact_step(L, anchor, x, unit * (k - 0.5) - 0.5, {out: 1.0}, flags)
-        if unit * (k - 0.5) + 1 <= bound:
-            exact_step(L, anchor, neg, unit * (k - 0.5) + 0.5, {out: -1.0}, flags)
+    while unit * (k - offset) <= hi:
+        exact_step(L, anchor, x, unit * (k - offset) - 0.5, {out: 1.0}, flags)
+        k += 1
+    k = 1
+    while unit * (k - 1 + offset) + 1 <= -lo:   # Σ x ≤ −unit·(k − 1 + offset) − 1
+        exact_step(L, anchor, neg, unit * (k - 1 + offset) + 0.5, {out: -1.0}, flags)
         k += 1
 
 
@@ -134,10 +139,10 @@ def mul_banks(space: Space, lanes: int) -> dict[str, Group]:
         "S": bank("S", range(COLS), "signed-digit column sums S_n = Σ_{i+j=n} e_i·d_j (+ mulhi.u terms), stored / 256"),
         "A": bank("A", range(COLS), "round(S_n / 256)"),
         "B": bank("B", range(COLS), "round(r_n / 128) of r_n = S_n − 256·A_n"),
-        "C": bank("C", range(COLS), "round(r'_n / 16) of r'_n = r_n − 128·B_n"),
-        "E": bank("E", range(COLS), "⌊(r''_n + 8) / 4⌋ of r''_n = r'_n − 16·C_n"),
+        "C": bank("C", range(COLS), "⌊r'_n / 16⌋ of r'_n = r_n − 128·B_n"),
+        "E": bank("E", range(COLS), "⌊low_n / 4⌋ of the low nibble low_n = r'_n − 16·C_n"),
         "F": bank("F", range(COLS), "⌊X_n / 16⌋ of the regrouped, biased column X_n"),
-        "Y": bank("Y", range(COLS), "column n regrouped to at most 18"),
+        "Y": bank("Y", range(COLS), "column n regrouped to at most 17"),
         "g": bank("g", range(COLS), "carry generate [Y_n ≥ 16]"),
         "p": bank("p", range(COLS), "carry propagate [Y_n = 15]"),
         "c8": bank("c8", range(1), "carry into column 8 (the high word)"),
@@ -173,29 +178,33 @@ def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: G
         s = {n: {S[(lane, n)]: S_SCALE} for n in range(COLS)}              # S_n, read back at full scale
         r = {n: lin(s[n], {A[(lane, n)]: -256.0}) for n in range(COLS)}       # in [−128, 127]
         r2 = {n: lin(r[n], {B[(lane, n)]: -128.0}) for n in range(COLS)}      # in [−64, 63]
-        low = {n: lin(r2[n], {C[(lane, n)]: -16.0}, (anchor, 8.0)) for n in range(COLS)}  # r'' + 8: 0..15
-        # M1: S_n = Σ e_i·d_j (two neurons per pair: silu(x) − silu(−x) = x), and for mulhi.u
-        # s_7·d_j + t_7·e_j into column 8 + j (gate G·(s_7 + flag − 1): G when both are on, else ≤ 0)
+        low = {n: lin(r2[n], {C[(lane, n)]: -16.0}) for n in range(COLS)}        # 0..15
+        # M1: S_n = Σ (e_i + 8)·d_j − 8·Σ d_j (e_i + 8 ≥ 0: one neuron per pair; the second sum is
+        # linear, one neuron per column), and for mulhi.u s_7·d_j + t_7·e_j into column 8 + j
+        # (gate G·(s_7 + flag − 1): G when both are on, else ≤ 0)
         for i in range(NIB):
             for j in range(NIB):
-                for sign in (1.0, -1.0):
-                    M1.neuron({c: sign * GAIN * w for c, w in e[i].items()}, d[j],
-                              {S[(lane, i + j)]: sign / (GAIN * S_SCALE)})
+                M1.neuron(lin({c: GAIN * w for c, w in e[i].items()}, (anchor, GAIN * DIGIT_MAX)), d[j],
+                          {S[(lane, i + j)]: 1.0 / (GAIN * S_SCALE)})
+        for n in range(2 * NIB - 1):
+            ds = lin(*(d[n - i] for i in range(NIB) if 0 <= n - i < NIB))
+            M1.neuron({anchor: GAIN}, ds, {S[(lane, n)]: -DIGIT_MAX / (GAIN * S_SCALE)})
         for top, digits in ((sa[(lane, NIB - 1)], d), (sb[(lane, NIB - 1)], e)):
             for j in range(NIB):
                 M1.neuron({top: GAIN, hu: GAIN, anchor: -GAIN}, digits[j], {S[(lane, NIB + j)]: 1.0 / (GAIN * S_SCALE)})
         for n in range(COLS):
             # M2..M4: the three balanced digits
-            round_steps(M2, anchor, s[n], column_bound(n), 256, A[(lane, n)], on(n))
-            round_steps(M3, anchor, r[n], 128, 128, B[(lane, n)], on(n))
-            round_steps(M4, anchor, r2[n], 64, 16, C[(lane, n)], on(n))
-            # M5: E_n = ⌊low_n / 4⌋, and F_n = ⌊X_n / 16⌋ of X_n = low_n − 8 + carried + BIAS (+2 at n = 0)
+            digit_steps(M2, anchor, s[n], -column_bound(n), column_bound(n), 256, A[(lane, n)], on(n))
+            digit_steps(M3, anchor, r[n], -128, 127, 128, B[(lane, n)], on(n))
+            digit_steps(M4, anchor, r2[n], -64, 63, 16, C[(lane, n)], on(n), offset=0)
+            # M5: E_n = ⌊low_n / 4⌋, and F_n = ⌊X_n / 16⌋ of X_n = low_n + carried + BIAS (+1 at n = 0)
             carried = lin({C[(lane, n - 1)]: 1.0, B[(lane, n - 1)]: 8.0} if n >= 1 else {},
-                          {A[(lane, n - 2)]: 1.0} if n >= 2 else {}, (anchor, BIAS - 8 + (2 if n == 0 else 0)))
+                          {A[(lane, n - 2)]: 1.0} if n >= 2 else {}, (anchor, BIAS + (1 if n == 0 else 0)))
             for k in range(1, 4):
                 exact_step(M5, anchor, low[n], 4 * k - 0.5, {E[(lane, n)]: 1.0}, on(n))
+            for k in range(1, 3):
                 exact_step(M5, anchor, lin(low[n], carried), 16 * k - 0.5, {F[(lane, n)]: 1.0}, on(n))
-            # M6: Y_n = X_n − 16·F_n + F_{n−1} (≤ 18) from exact digits only: the low part is 4·E_n
+            # M6: Y_n = X_n − 16·F_n + F_{n−1} (≤ 17) from exact digits only: the low part is 4·E_n
             # plus three unit steps on low_n − 4·E_n, so the noise of S_n never reaches the result.
             # Generate / propagate are decided on the same value written with the noisy low_n.
             spill = lin({F[(lane, n)]: -16.0}, {F[(lane, n - 1)]: 1.0} if n >= 1 else {})
