@@ -10,7 +10,8 @@ adds ``s_7·d_j + t_7·e_j`` to column ``8 + j`` (``a_u·b_u = a_s·b_s + 2^32·
 mod 2^64). Why: a value of small magnitude, positive *or negative*, has few non-zero signed digits,
 so its columns stay small — and bfloat16 is exact only on small sums (below).
 
-The pipeline turns the columns into nibbles; every digit is rounded to the nearest (balanced):
+The pipeline turns the columns into nibbles (digits rounded, then floored, so that every step is
+on only beyond its threshold):
 
 ====  ==================================================================================
 M1    ``S_n``: one neuron per digit pair, ``silu(G·(e_i + 8))·d_j = G·(e_i + 8)·d_j`` (exact:
@@ -39,9 +40,10 @@ resolved down to units by steps (M5, M6); the noisy ``S_n`` only ever enters thr
 **bfloat16** (docs/circuit.md, "Units and margins"): a step's pre-activations are exact while it is
 on at most 63.5 beyond its threshold. M3..M6 step on ranges where that always holds; M2 holds it
 while ``|S_n| ≤ 191``, and ``S_n / 256`` is an exact bfloat16 channel while ``|S_n| ≤ 256``. So a
-multiply is exact in bfloat16 when every signed-digit column sum is within ±191 (e.g. both
-operands within ±2^11, or one within ±23 whatever the other; ``benchmarks/mul_columns.py`` lists
-the largest column of every kernel's multiplies). Thresholds above 63.75 have gate constants that
+multiply is exact in bfloat16 when every signed-digit column sum is within ±191: e.g. when both
+operands are within ±1024 (digits 0..2 only, |e_2| ≤ 4: columns ≤ 128, +16 for ``mulhi.u``), or
+one is within ±255 whatever the other (|e_2| ≤ 1: columns ≤ 136, +16); ``benchmarks/mul_columns.py``
+lists the largest column of every kernel's multiplies. Thresholds above 63.75 have gate constants that
 bfloat16 cannot hold; the constant is split between the anchor and the op flags (exactly one is
 on whenever the step matters), each part exact (:func:`exact_step`).
 
