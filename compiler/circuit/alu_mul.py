@@ -45,7 +45,7 @@ operands are within ±1024 (digits 0..2 only, |e_2| ≤ 4: columns ≤ 128, +16 
 one is within ±255 whatever the other (|e_2| ≤ 1: columns ≤ 136, +16); ``benchmarks/mul_columns.py``
 lists the largest column of every kernel's multiplies. Thresholds above 63.75 have gate constants that
 bfloat16 cannot hold; the constant is split between the anchor and the op flags (exactly one is
-on whenever the step matters), each part exact (:func:`exact_step`).
+on whenever the step matters), each part exact (``LayerSpec.flag_step(..., bf16_exact=True)``).
 
 Scale: ``S_n`` is kept as ``S_n / 256`` in the residual (|·| ≤ 2.1), so the columns add almost
 nothing to the residual's RMS. Decisions are scale-free, so the scaled channel is read back with
@@ -91,26 +91,6 @@ def signed_digit(x: Group, sgn: Group, lane: int, i: int) -> Lin:
     return lin({x[(lane, i)]: 1.0, sgn[(lane, i)]: -16.0}, {sgn[(lane, i - 1)]: 1.0} if i else {})
 
 
-def _split(c: float) -> tuple[float, float]:
-    """A gate constant (a multiple of GAIN/4) as two parts that bfloat16 holds exactly."""
-    n = round(c / (GAIN / 4))
-    assert n * (GAIN / 4) == c, c
-    sign, m = (1 if n >= 0 else -1), abs(n)
-    return sign * (GAIN / 4) * 256 * (m // 256), sign * (GAIN / 4) * (m % 256)
-
-
-def exact_step(L: LayerSpec, anchor: int, x: Lin, t: float, out: Lin, flags: Lin) -> None:
-    """``out += [Σ x ≥ t]`` when one of the exclusive 0/1 ``flags`` is on (2 neurons, like
-    ``LayerSpec.flag_step``), with the gate constant split between the anchor and the flags so
-    that every weight is exact in bfloat16 whatever ``t``. The flags also gate the up projection:
-    with none on, both neurons are exactly 0 (and the flags' share of the constant is absent)."""
-    form = {i: GAIN * w for i, w in x.items() if i != anchor}
-    for shoulder, sign in ((0.25, 1.0), (-0.25, -1.0)):
-        hi, lo = _split(GAIN * x.get(anchor, 0.0) - GAIN * (t - shoulder))
-        g = lin(form, (anchor, hi), {f: lo for f in flags} if lo else {})
-        L.neuron(g, dict(flags), {i: sign * w * 2.0 / GAIN for i, w in out.items()})
-
-
 def digit_steps(L: LayerSpec, anchor: int, x: Lin, lo: int, hi: int, unit: int, out: int, flags: Lin,
                 offset: float = 0.5) -> None:
     """``out += round(Σ x / unit)`` (``offset`` ½: the remainder ``Σ x − unit·out`` lies in
@@ -120,11 +100,11 @@ def digit_steps(L: LayerSpec, anchor: int, x: Lin, lo: int, hi: int, unit: int, 
     neg = {i: -w for i, w in x.items()}
     k = 1
     while unit * (k - offset) <= hi:
-        exact_step(L, anchor, x, unit * (k - offset) - 0.5, {out: 1.0}, flags)
+        L.flag_step(anchor, x, unit * (k - offset) - 0.5, {out: 1.0}, flags, bf16_exact=True)
         k += 1
     k = 1
     while unit * (k - 1 + offset) + 1 <= -lo:   # Σ x ≤ −unit·(k − 1 + offset) − 1
-        exact_step(L, anchor, neg, unit * (k - 1 + offset) + 0.5, {out: -1.0}, flags)
+        L.flag_step(anchor, neg, unit * (k - 1 + offset) + 0.5, {out: -1.0}, flags, bf16_exact=True)
         k += 1
 
 
@@ -203,19 +183,19 @@ def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: G
             carried = lin({C[(lane, n - 1)]: 1.0, B[(lane, n - 1)]: 8.0} if n >= 1 else {},
                           {A[(lane, n - 2)]: 1.0} if n >= 2 else {}, (anchor, BIAS + (1 if n == 0 else 0)))
             for k in range(1, 4):
-                exact_step(M5, anchor, low[n], 4 * k - 0.5, {E[(lane, n)]: 1.0}, on(n))
+                M5.flag_step(anchor, low[n], 4 * k - 0.5, {E[(lane, n)]: 1.0}, on(n), bf16_exact=True)
             for k in range(1, 3):
-                exact_step(M5, anchor, lin(low[n], carried), 16 * k - 0.5, {F[(lane, n)]: 1.0}, on(n))
+                M5.flag_step(anchor, lin(low[n], carried), 16 * k - 0.5, {F[(lane, n)]: 1.0}, on(n), bf16_exact=True)
             # M6: Y_n = X_n − 16·F_n + F_{n−1} (≤ 17) from exact digits only: the low part is 4·E_n
             # plus three unit steps on low_n − 4·E_n, so the noise of S_n never reaches the result.
             # Generate / propagate are decided on the same value written with the noisy low_n.
             spill = lin({F[(lane, n)]: -16.0}, {F[(lane, n - 1)]: 1.0} if n >= 1 else {})
             M6.gated(anchor, gate(n), OFF_WEIGHT, lin({E[(lane, n)]: 4.0}, carried, spill), {Y[(lane, n)]: 1.0})
             for k in range(1, 4):
-                exact_step(M6, anchor, lin(low[n], {E[(lane, n)]: -4.0}), k - 0.5, {Y[(lane, n)]: 1.0}, on(n))
+                M6.flag_step(anchor, lin(low[n], {E[(lane, n)]: -4.0}), k - 0.5, {Y[(lane, n)]: 1.0}, on(n), bf16_exact=True)
             y = lin(low[n], carried, spill)
-            exact_step(M6, anchor, y, 15.5, {G[(lane, n)]: 1.0, P[(lane, n)]: -1.0}, on(n))
-            exact_step(M6, anchor, y, 14.5, {P[(lane, n)]: 1.0}, on(n))
+            M6.flag_step(anchor, y, 15.5, {G[(lane, n)]: 1.0, P[(lane, n)]: -1.0}, on(n), bf16_exact=True)
+            M6.flag_step(anchor, y, 14.5, {P[(lane, n)]: 1.0}, on(n), bf16_exact=True)
         # M7 (low word) and M8 (high word): out = Y_n + c_n − 16·c_{n+1}; the term (j, n) of carry
         # c_n is g_j ∧ p_{j+1} ∧ … ∧ p_{n−1}; the high word starts from the carry channel c8
         c8 = C8[(lane, 0)]

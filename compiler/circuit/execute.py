@@ -130,12 +130,15 @@ def _equals(space: Space, s: int, field: str, value: int) -> Lin:
     return form
 
 
+def _nibble_bits(space: Space, s: int, prefix: str, nib: int) -> list[int]:
+    """The four ROM bit channels of nibble ``nib`` of the 32-bit immediate ``imm``/``jmm``, low first."""
+    bits = _field_bits(space, s, f"{prefix}{nib // 2}")
+    return bits[4 * (nib % 2):4 * (nib % 2) + 4]
+
+
 def _nibble_form(space: Space, s: int, prefix: str, nib: int) -> Lin:
     """The scalar value (0..15) of nibble ``nib`` of the 32-bit immediate ``imm``/``jmm``."""
-    field = f"{prefix}{nib // 2}"
-    bits = _field_bits(space, s, field)
-    base = 4 * (nib % 2)
-    return {bits[base + t]: float(1 << t) for t in range(4)}
+    return {ch: float(1 << t) for t, ch in enumerate(_nibble_bits(space, s, prefix, nib))}
 
 
 class SlotBuilder:
@@ -257,7 +260,7 @@ class SlotBuilder:
                     nib = _nibble_form(sp, s, kind, i)
                     M.gated(a, {src[(kind, 0)]: 1.0}, 1, nib, {vals[x][(lane, i)]: 1.0 for lane in range(self.lanes)})
                     if x in sgn:
-                        top = {ch: 1.0 for ch, w in nib.items() if w == 8.0}
+                        top = {_nibble_bits(sp, s, kind, i)[3]: 1.0}
                         M.gated(a, {src[(kind, 0)]: 1.0}, 1, top, {sgn[x][(lane, i)]: 1.0 for lane in range(self.lanes)})
                 for lane in range(self.lanes):
                     out = {vals[x][(lane, i)]: 1.0}

@@ -60,6 +60,16 @@ Lin = dict[int, float]
 """A sparse linear form over residual channels (of x̂)."""
 
 
+def bf16_parts(c: float) -> tuple[float, float]:
+    """A gate constant (a multiple of GAIN/4) as two parts that bfloat16 holds exactly: a
+    multiple of 256·GAIN/4 and the rest (bfloat16 has 8 significant bits, so a multiple of
+    GAIN/4 beyond 256·GAIN/4 may not be exact on its own)."""
+    n = round(c / (GAIN / 4))
+    assert n * (GAIN / 4) == c, c
+    sign, m = (1 if n >= 0 else -1), abs(n)
+    return sign * (GAIN / 4) * 256 * (m // 256), sign * (GAIN / 4) * (m % 256)
+
+
 def lin(*parts: Lin | tuple[int, float]) -> Lin:
     """Sum sparse linear forms / (index, weight) pairs."""
     out: Lin = {}
@@ -139,13 +149,24 @@ class LayerSpec:
             g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)), cond)
             self.neuron(g, {anchor: 1.0}, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
-    def flag_step(self, anchor: int, x: Lin, t: float, out: Lin, flag: int | Lin) -> None:
+    def flag_step(self, anchor: int, x: Lin, t: float, out: Lin, flag: int | Lin, *,
+                  bf16_exact: bool = False) -> None:
         """``out += flag · [Σ x ≥ t]`` for a 0/1 ``flag`` channel, or a form of exclusive flags
         (2 neurons, gated through the up projection: an off flag makes both neurons exactly 0,
-        and no large constant enters the gate)."""
+        and no large constant enters the gate).
+
+        ``bf16_exact``: the gate constant (the threshold, plus any anchor weight in ``x``) is
+        split between the anchor and the flags (:func:`bf16_parts`), so that every weight is
+        exact in bfloat16 whatever ``t``. Sound because the flags are exclusive: when one is on
+        the gate sees both parts; when none is, the up projection zeroes the neuron anyway."""
         up = {flag: 1.0} if isinstance(flag, int) else dict(flag)
         for shoulder, sign in ((0.25, 1.0), (-0.25, -1.0)):
-            g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)))
+            if bf16_exact:
+                hi, lo = bf16_parts(GAIN * x.get(anchor, 0.0) - GAIN * (t - shoulder))
+                g = lin({i: GAIN * w for i, w in x.items() if i != anchor}, (anchor, hi),
+                        {f: lo for f in up} if lo else {})
+            else:
+                g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)))
             self.neuron(g, up, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
     def clear(self, anchor: int, channels) -> None:
