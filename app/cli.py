@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "cached build of the default machine, built on first use; see 'qgpu build')")
     r.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32",
                    help="dtype the checkpoint is loaded in (--backend model)")
+    r.add_argument("--device", default="cpu",
+                   help="where the forward passes run (--backend model): 'cpu' (default), 'cuda' or "
+                        "'cuda:N'; the tokens and the state read-out are the same on either")
     r.add_argument("--check-replay", action="store_true",
                    help="--backend model: compare every generated token with the interpreter's trace and "
                         "stop at the first difference (exit status 4)")
@@ -216,6 +219,25 @@ def _launch_for(ns: argparse.Namespace, cfg):
     return k.program, k.launch, k.grid, k.block
 
 
+def _check_device(device: str) -> None:
+    """Refuse a device torch cannot use before the checkpoint is built or loaded (minutes)."""
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except RuntimeError:
+        raise LaunchError(f"--device {device}: not a torch device; use 'cpu' or 'cuda[:N]'") from None
+    if dev.type == "cpu":
+        return
+    if dev.type != "cuda":
+        raise LaunchError(f"--device {device}: only 'cpu' and 'cuda[:N]' are supported")
+    if not torch.cuda.is_available():
+        raise LaunchError(f"--device {device}: torch sees no CUDA device (torch {torch.__version__}, "
+                          f"built {'with CUDA ' + torch.version.cuda if torch.version.cuda else 'for CPU only'})")
+    if dev.index is not None and dev.index >= torch.cuda.device_count():
+        raise LaunchError(f"--device {device}: torch sees {torch.cuda.device_count()} CUDA device(s)")
+
+
 def cmd_run_model(ns: argparse.Namespace) -> int:
     """Run a launch on the GPU checkpoint; with --check-replay, against the interpreter."""
     from compiler.circuit.build import ensure_checkpoint
@@ -225,8 +247,9 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
 
     from compiler.circuit.gpu import unsupported
 
+    _check_device(ns.device)
     path = ensure_checkpoint(ns.model, progress=_progress)
-    gpu = GpuModel(path, ns.dtype)
+    gpu = GpuModel(path, ns.dtype, ns.device)
     prog, launch, grid, block = _launch_for(ns, gpu.machine)
     missing = unsupported(prog, launch)
     if missing:
@@ -273,6 +296,7 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
             arrays[p.name] = vals if p.unsigned else [s32(v) for v in vals]
     if ns.json:
         out = {"kernel": prog.kernel, "grid": grid, "block": block, "backend": "model", "dtype": ns.dtype,
+               "device": ns.device,
                "steps": len(steps), "tokens": len(run.generated), "prompt_tokens": len(run.prompt),
                "arrays": arrays}
         if ns.check_replay:
@@ -346,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_run_model(ns)
         if ns.check_replay or ns.teacher_forced:
             raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
+        if ns.device != "cpu" or ns.dtype != "float32":
+            raise LaunchError("--device and --dtype say how the model runs: use them with --backend model")
         return cmd_run(ns)
     except QgpuError as e:
         loc = e.location()

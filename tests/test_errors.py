@@ -326,6 +326,10 @@ ARG_CASES = [
     ("unknown_kernel", _args() + LAUNCH + ["--kernel", "nope"], [r"\bnope\b", r"args_target"]),
     ("no_launch_config", _args(), [r"--grid", r"--block"]),
     ("max_steps_negative", _args() + LAUNCH + ["--max-steps", "-1"], [r"--max-steps"]),
+    # refused before any checkpoint is built or loaded (a device index no machine has)
+    ("device_not_a_torch_device", _args() + LAUNCH + ["--backend", "model", "--device", "tpu"], [r"tpu", r"cuda"]),
+    ("device_absent", _args() + LAUNCH + ["--backend", "model", "--device", "cuda:99"], [r"cuda:99"]),
+    ("device_without_model", _args() + LAUNCH + ["--device", "cuda"], [r"--backend model"]),
 ]
 
 
