@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-from compiler.errors import LaunchError, QgpuError
+from app.launching import exit_status
+from compiler.errors import LaunchError
 from compiler.circuit.build import MODEL_DEFAULT
 from compiler.circuit.dims import MAX_ROM_BLOCKS
 from compiler.machine.config import DEFAULT
@@ -361,35 +361,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(stray)}")
     if extra:
         ns.args = list(ns.args) + extra
-    try:
-        if ns.command == "compile":
-            return cmd_compile(ns)
-        if ns.command == "build":
-            return cmd_build(ns)
-        if ns.backend == "model":
-            return cmd_run_model(ns)
-        if ns.check_replay or ns.teacher_forced:
-            raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
-        if ns.device != "cpu" or ns.dtype != "float32":
-            raise LaunchError("--device and --dtype say how the model runs: use them with --backend model")
-        return cmd_run(ns)
-    except QgpuError as e:
-        loc = e.location()
-        print(f"{loc}error: {e.message}", file=sys.stderr)
-        if e.detail:
-            print(e.detail, file=sys.stderr)
-        return e.exit_code
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
-    except Exception as e:  # a bug in qgpu, not in the user's input
-        if os.environ.get("QGPU_DEBUG"):
-            raise
-        print(f"qgpu: internal error: {type(e).__name__}: {e}\n"
-              "This is a bug in qgpu. Rerun with QGPU_DEBUG=1 to see the traceback, and report it.",
-              file=sys.stderr)
-        return 3
+    return exit_status("qgpu", lambda: _dispatch(ns))
+
+
+def _dispatch(ns: argparse.Namespace) -> int:
+    if ns.command == "compile":
+        return cmd_compile(ns)
+    if ns.command == "build":
+        return cmd_build(ns)
+    if ns.backend == "model":
+        return cmd_run_model(ns)
+    if ns.check_replay or ns.teacher_forced:
+        raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
+    if ns.device != "cpu" or ns.dtype != "float32":
+        raise LaunchError("--device and --dtype say how the model runs: use them with --backend model")
+    return cmd_run(ns)
 
 
 def entry() -> None:

@@ -5,9 +5,12 @@ Launch configuration and arguments not given come from the file's ``// qgpu:`` h
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
+from typing import Callable
 
-from compiler.errors import LaunchError
+from compiler.errors import LaunchError, QgpuError
 from compiler.machine.config import MachineConfig
 from compiler.machine.isa import Program
 from engine.launch import Launch
@@ -43,3 +46,28 @@ def launch_for(file: str, kernel: str | None, grid: int | None, block: int | Non
     except LaunchError as e:
         e.file = e.file or file
         raise
+
+
+def exit_status(program: str, body: Callable[[], int]) -> int:
+    """Run a command's ``body`` and turn what escapes it into the exit status both CLIs document:
+    a :class:`QgpuError` prints ``file:line: error: ...`` (and its detail) and returns its code,
+    Ctrl-C 130, a closed pipe 0, and anything else is a bug in qgpu: one line (the traceback with
+    ``QGPU_DEBUG=1``) and status 3."""
+    try:
+        return body()
+    except QgpuError as e:
+        print(f"{e.location()}error: {e.message}", file=sys.stderr)
+        if e.detail:
+            print(e.detail, file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # a bug in qgpu, not in the user's input
+        if os.environ.get("QGPU_DEBUG"):
+            raise
+        print(f"{program}: internal error: {type(e).__name__}: {e}\n"
+              "This is a bug in qgpu. Rerun with QGPU_DEBUG=1 to see the traceback, and report it.",
+              file=sys.stderr)
+        return 3

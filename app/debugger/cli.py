@@ -12,7 +12,8 @@ import os
 import sys
 from pathlib import Path
 
-from compiler.errors import LaunchError, QgpuError
+from app.launching import exit_status
+from compiler.errors import LaunchError
 
 DESCRIPTION = """\
 Debug a CUDA kernel on the GPU model: every step is one forward pass of the Qwen3.5
@@ -162,51 +163,40 @@ def main(argv: list[str] | None = None) -> int:
     if stray:
         parser.error(f"unrecognized arguments: {' '.join(stray)}")
     ns.args = list(ns.args) + extra
-    try:
-        if ns.replay and (ns.file or ns.args or ns.model or ns.record):
-            raise LaunchError("--replay plays a recorded session: give no kernel file, arguments, --model or --record")
-        if not ns.replay and not ns.file:
-            parser.error("give a kernel file (qgpu-debug kernel.cu) or --replay FILE")
-        if ns.file and "=" in ns.file and not Path(ns.file).exists():
-            raise LaunchError(f"{ns.file!r} looks like an argument: give the kernel file first")
-        if ns.record:
-            parent = Path(ns.record).expanduser().resolve().parent
-            if not parent.is_dir():
-                raise LaunchError(f"--record {ns.record}: no such directory {parent}")
-            if not os.access(parent, os.W_OK):
-                raise LaunchError(f"--record {ns.record}: the directory is not writable")
-        from app.debugger.keymap import load_keymap
+    return exit_status("qgpu-debug", lambda: _dispatch(parser, ns))
 
-        keymap = load_keymap(ns.keymap)
-        if ns.replay:
-            session = _replay_session(ns)
-            if ns.no_ui:
-                return _summary(session)
-            return _run_app(lambda progress: session, keymap, ns, None, None)
-        load, make_kernel, built = _model_session(ns)
-        try:
-            if ns.no_ui:
-                return _summary(load(_progress))
-            return _run_app(load, keymap, ns, make_kernel, ns.file)
-        finally:
-            s = built.get("session")
-            if s is not None and s.recorder is not None:
-                s.recorder.close()
-                _progress(f"replay file written: {ns.record} ({s.recorder.tokens} tokens)")
-    except QgpuError as e:
-        print(f"{e.location()}error: {e.message}", file=sys.stderr)
-        if e.detail:
-            print(e.detail, file=sys.stderr)
-        return e.exit_code
-    except KeyboardInterrupt:
-        return 130
-    except Exception as e:  # a bug in qgpu, not in the user's input
-        if os.environ.get("QGPU_DEBUG"):
-            raise
-        print(f"qgpu-debug: internal error: {type(e).__name__}: {e}\n"
-              "This is a bug in qgpu. Rerun with QGPU_DEBUG=1 to see the traceback, and report it.",
-              file=sys.stderr)
-        return 3
+
+def _dispatch(parser: argparse.ArgumentParser, ns: argparse.Namespace) -> int:
+    if ns.replay and (ns.file or ns.args or ns.model or ns.record):
+        raise LaunchError("--replay plays a recorded session: give no kernel file, arguments, --model or --record")
+    if not ns.replay and not ns.file:
+        parser.error("give a kernel file (qgpu-debug kernel.cu) or --replay FILE")
+    if ns.file and "=" in ns.file and not Path(ns.file).exists():
+        raise LaunchError(f"{ns.file!r} looks like an argument: give the kernel file first")
+    if ns.record:
+        parent = Path(ns.record).expanduser().resolve().parent
+        if not parent.is_dir():
+            raise LaunchError(f"--record {ns.record}: no such directory {parent}")
+        if not os.access(parent, os.W_OK):
+            raise LaunchError(f"--record {ns.record}: the directory is not writable")
+    from app.debugger.keymap import load_keymap
+
+    keymap = load_keymap(ns.keymap)
+    if ns.replay:
+        session = _replay_session(ns)
+        if ns.no_ui:
+            return _summary(session)
+        return _run_app(lambda progress: session, keymap, ns, None, None)
+    load, make_kernel, built = _model_session(ns)
+    try:
+        if ns.no_ui:
+            return _summary(load(_progress))
+        return _run_app(load, keymap, ns, make_kernel, ns.file)
+    finally:
+        s = built.get("session")
+        if s is not None and s.recorder is not None:
+            s.recorder.close()
+            _progress(f"replay file written: {ns.record} ({s.recorder.tokens} tokens)")
 
 
 def _run_app(load, keymap, ns, make_kernel, kernel_file) -> int:
