@@ -198,16 +198,13 @@ def _progress(msg: str) -> None:
 
 
 def cmd_build(ns: argparse.Namespace) -> int:
-    import dataclasses
-
-    from compiler.circuit.build import build_checkpoint
+    from compiler.circuit.build import build_checkpoint, model_machine
 
     if ns.rom_blocks > MAX_ROM_BLOCKS:
         print(f"qgpu build: error: --rom-blocks {ns.rom_blocks}: the circuit holds at most {MAX_ROM_BLOCKS} "
               "blocks (a lane's pc entry is one value head)", file=sys.stderr)
         return 2
-    cfg = dataclasses.replace(MODEL_DEFAULT, rom_blocks=ns.rom_blocks,
-                              block=dataclasses.replace(MODEL_DEFAULT.block, max_instrs=ns.max_instrs))
+    cfg = model_machine(ns.max_instrs, ns.rom_blocks)
     build_checkpoint(ns.out, cfg, _progress)
     return 0
 

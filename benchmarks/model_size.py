@@ -6,7 +6,6 @@ Run: python benchmarks/model_size.py [N[:B] ...]   (default: 3:32 4 8; B default
 checkpoint's ROM, compiler.circuit.build.MODEL_DEFAULT)
 """
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import torch  # noqa: E402
 from transformers import AutoModelForCausalLM, Qwen3_5TextConfig  # noqa: E402
 
 from compiler.circuit.gpu import build_spec  # noqa: E402
-from compiler.circuit.build import MODEL_DEFAULT  # noqa: E402
+from compiler.circuit.build import MODEL_DEFAULT, model_machine  # noqa: E402
 
 
 def main(ns: list[tuple[int, int]]) -> None:
@@ -24,8 +23,7 @@ def main(ns: list[tuple[int, int]]) -> None:
           "| parameters | float32 size |")
     print("|---|---|---|---|---|---|---|---|")
     for n, blocks in ns:
-        cfg = dataclasses.replace(MODEL_DEFAULT, rom_blocks=blocks,
-                                  block=dataclasses.replace(MODEL_DEFAULT.block, max_instrs=n))
+        cfg = model_machine(n, blocks)
         spec = build_spec(cfg)
         kw = spec.config_kwargs()
         with torch.device("meta"):

@@ -30,6 +30,15 @@ kernel of the tests with its divisions expanded (``tests/suite2/vm14.cu``, ``mul
 holds at most ``dims.MAX_ROM_BLOCKS`` = 61 blocks."""
 
 
+def model_machine(max_instrs: int | None = None, rom_blocks: int | None = None) -> MachineConfig:
+    """The default checkpoint's machine with another block length and/or ROM size (``qgpu build
+    --max-instrs N --rom-blocks B``, ``benchmarks/model_size.py N:B``, ``digest N:B``)."""
+    return dataclasses.replace(
+        MODEL_DEFAULT, rom_blocks=MODEL_DEFAULT.rom_blocks if rom_blocks is None else rom_blocks,
+        block=dataclasses.replace(MODEL_DEFAULT.block,
+                                  max_instrs=MODEL_DEFAULT.block.max_instrs if max_instrs is None else max_instrs))
+
+
 def fingerprint(cfg: MachineConfig) -> str:
     h = hashlib.sha256()
     for f in sorted((Path(__file__).parent).glob("*.py")):

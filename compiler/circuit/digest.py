@@ -14,12 +14,11 @@ default: the default checkpoint's machine, ``build.MODEL_DEFAULT``)
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import sys
 
-from compiler.circuit.build import MODEL_DEFAULT
+from compiler.circuit.build import MODEL_DEFAULT, model_machine
 from compiler.circuit.checkpoint import CircuitSpec
 from compiler.circuit.layers import Lin
 from compiler.machine.config import MachineConfig
@@ -58,8 +57,7 @@ def machine(arg: str | None) -> MachineConfig:
     if not arg:
         return MODEL_DEFAULT
     n, _, b = arg.partition(":")
-    return dataclasses.replace(MODEL_DEFAULT, rom_blocks=int(b) if b else MODEL_DEFAULT.rom_blocks,
-                               block=dataclasses.replace(MODEL_DEFAULT.block, max_instrs=int(n)))
+    return model_machine(int(n), int(b) if b else None)
 
 
 def main(argv: list[str]) -> None:
