@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--device", default="cpu",
                    help="where the forward passes run (--backend model): 'cpu' (default), 'cuda' or "
                         "'cuda:N'; the tokens and the state read-out are the same on either")
+    r.add_argument("--engine", choices=["fast", "hf"], default="fast",
+                   help="what executes the checkpoint (--backend model): 'fast' (default) = engine/fast.py, a "
+                        "generic Qwen3.5 executor that skips exact-zero weights; 'hf' = stock transformers "
+                        "(AutoModelForCausalLM), the reference. Both give the same tokens")
     r.add_argument("--check-replay", action="store_true",
                    help="--backend model: compare every generated token with the interpreter's trace and "
                         "stop at the first difference (exit status 4)")
@@ -246,7 +250,7 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
 
     _check_device(ns.device)
     path = ensure_checkpoint(ns.model, progress=_progress)
-    gpu = GpuModel(path, ns.dtype, ns.device)
+    gpu = GpuModel(path, ns.dtype, ns.device, engine=ns.engine, progress=_progress)
     prog, launch, grid, block = _launch_for(ns, gpu.machine)
     missing = unsupported(prog, launch)
     if missing:
@@ -292,8 +296,8 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
             vals = [words[base + k].value for k in range(n)]
             arrays[p.name] = vals if p.unsigned else [s32(v) for v in vals]
     if ns.json:
-        out = {"kernel": prog.kernel, "grid": grid, "block": block, "backend": "model", "dtype": ns.dtype,
-               "device": ns.device,
+        out = {"kernel": prog.kernel, "grid": grid, "block": block, "backend": "model", "engine": ns.engine,
+               "dtype": ns.dtype, "device": ns.device,
                "steps": len(steps), "tokens": len(run.generated), "prompt_tokens": len(run.prompt),
                "arrays": arrays}
         if ns.check_replay:
@@ -370,8 +374,8 @@ def _dispatch(ns: argparse.Namespace) -> int:
         return cmd_run_model(ns)
     if ns.check_replay or ns.teacher_forced:
         raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
-    if ns.device != "cpu" or ns.dtype != "float32":
-        raise LaunchError("--device and --dtype say how the model runs: use them with --backend model")
+    if ns.device != "cpu" or ns.dtype != "float32" or ns.engine != "fast":
+        raise LaunchError("--device, --dtype and --engine say how the model runs: use them with --backend model")
     return cmd_run(ns)
 
 

@@ -50,27 +50,85 @@ class Word:
         return not self.written or self.margin >= MARGIN
 
 
+ENGINES = ("fast", "hf")
+"""``fast``: engine/fast.py, a generic Qwen3.5 executor that skips exact zeros (the default);
+``hf``: stock ``transformers`` (``AutoModelForCausalLM``), the reference."""
+
+
 class GpuModel:
-    """A loaded GPU checkpoint."""
+    """A loaded GPU checkpoint, run by the fast engine or by stock ``transformers``."""
 
-    def __init__(self, path: str | Path, dtype: str = "float32", device: str = "cpu"):
-        """``device``: where the forward passes run ("cpu", or "cuda" for timings on a GPU);
-        the state read-out is the same on either."""
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+    def __init__(self, path: str | Path, dtype: str = "float32", device: str = "cpu", engine: str = "fast",
+                 progress=lambda msg: None):
+        """``device``: where the forward passes run ("cpu", or "cuda"); the state read-out is the
+        same on either. ``engine``: one of ``ENGINES``."""
+        from transformers import AutoTokenizer
 
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
         self.path = Path(path)
         self.layout = json.loads((self.path / LAYOUT).read_text())
         self.machine = machine_from_json(self.layout["machine"])
         self.dtype = dtype
         self.device = torch.device(device)
+        self.engine = engine
         self.tokenizer = AutoTokenizer.from_pretrained(self.path)
-        self.model = AutoModelForCausalLM.from_pretrained(self.path, dtype=DTYPES[dtype]).eval()
-        self.model.to(self.device)
-        self.cache_arg = _cache_argument(self.model)
+        self.exe = FastExecutor(self.path, dtype, device, progress) if engine == "fast" else \
+            HFExecutor(self.path, dtype, device)
+        self.model = self.exe.model
+        """The loaded model: a ``transformers`` module (``hf``) or an ``engine.fast.FastModel``."""
         self.vocab = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
 
     def start(self, program, launch) -> "ModelRun":
         return ModelRun(self, prompt_tokens(program, launch, self.machine))
+
+
+class HFExecutor:
+    """Stock ``transformers``: ``AutoModelForCausalLM.from_pretrained`` and its ``DynamicCache``."""
+
+    def __init__(self, path: Path, dtype: str, device: str):
+        from transformers import AutoModelForCausalLM
+
+        self.model = AutoModelForCausalLM.from_pretrained(path, dtype=DTYPES[dtype]).eval()
+        self.model.to(device)
+        self.cache_arg = _cache_argument(self.model)
+
+    def new_cache(self):
+        from transformers import DynamicCache
+
+        return DynamicCache(config=self.model.config)
+
+    def forward(self, ids: torch.Tensor, cache, logits_to_keep: int = 0, hidden: bool = False):
+        with torch.no_grad():
+            out = self.model(input_ids=ids, **{self.cache_arg: cache}, use_cache=True,
+                             logits_to_keep=logits_to_keep, output_hidden_states=hidden)
+        return out.logits, (list(out.hidden_states) if hidden else None)
+
+    def recurrent_state(self, cache, layer: int) -> torch.Tensor:
+        return _recurrent_state(cache, layer)
+
+
+class FastExecutor:
+    """engine/fast.py's ``FastModel`` behind the same three calls."""
+
+    def __init__(self, path: Path, dtype: str, device: str, progress):
+        from engine.fast import FastModel
+
+        self.model = FastModel(path, dtype, device, progress)
+
+    def new_cache(self):
+        return self.model.new_cache()
+
+    def forward(self, ids: torch.Tensor, cache, logits_to_keep: int = 0, hidden: bool = False):
+        return self.model.forward(ids, cache, logits_to_keep, hidden)
+
+    def recurrent_state(self, cache, layer: int) -> torch.Tensor:
+        return self.model.recurrent_state(cache, layer)
+
+    def stack(self, caches: list):
+        from engine.fast import FastCache
+
+        return FastCache.stack(caches)
 
 
 FORCE_CHUNK = 2048
@@ -87,9 +145,7 @@ class ModelRun:
     """Logit of the chosen token minus the runner-up, per generated token."""
 
     def __post_init__(self) -> None:
-        from transformers import DynamicCache
-
-        self.cache = DynamicCache(config=self.gpu.model.config)
+        self.cache = self.gpu.exe.new_cache()
         ids = self.gpu.tokenizer.convert_tokens_to_ids(self.prompt)
         self._next_input = torch.tensor([ids], device=self.gpu.device)
 
@@ -100,16 +156,16 @@ class ModelRun:
     def step(self, hidden: bool = False) -> str:
         """One forward pass: the next token (greedy). ``hidden``: keep every layer's residual at
         the last position (``activations()``), for display."""
-        with torch.no_grad():
-            out = self.gpu.model(input_ids=self._next_input, **{self.gpu.cache_arg: self.cache}, use_cache=True,
-                                 output_hidden_states=hidden)
-        self.hidden = [h[0, -1].float() for h in out.hidden_states] if hidden else None
-        logits = out.logits[0, -1].float()
-        top = torch.topk(logits, 2)
-        tok_id = int(top.indices[0])
-        self.margins.append(float(top.values[0] - top.values[1]))
+        out, states = self.gpu.exe.forward(self._next_input, self.cache, logits_to_keep=1, hidden=hidden)
+        self.hidden = [h[0, -1].float() for h in states] if hidden else None
+        top = torch.topk(out[0, -1].float(), 2)
+        return self._take(int(top.indices[0]), float(top.values[0] - top.values[1]))
+
+    def _take(self, tok_id: int, margin: float) -> str:
+        """Record the greedy choice of a forward pass and make it the next input."""
         tok = self.gpu.vocab[tok_id]
         self.generated.append(tok)
+        self.margins.append(margin)
         self._next_input = torch.tensor([[tok_id]], device=self.gpu.device)
         return tok
 
@@ -129,10 +185,8 @@ class ModelRun:
             part = ids[start:start + chunk]
             inp = torch.cat([self._next_input, torch.tensor([part[:-1]], dtype=self._next_input.dtype,
                                                             device=self.gpu.device)], dim=1)
-            with torch.no_grad():
-                out = self.gpu.model(input_ids=inp, **{self.gpu.cache_arg: self.cache}, use_cache=True,
-                                     logits_to_keep=len(part))
-            top = torch.topk(out.logits[0, -len(part):].float(), 2, dim=-1)
+            out, _ = self.gpu.exe.forward(inp, self.cache, logits_to_keep=len(part))
+            top = torch.topk(out[0, -len(part):].float(), 2, dim=-1)
             for i, want in enumerate(part):
                 tok_id = int(top.indices[i, 0])
                 self.generated.append(self.gpu.vocab[tok_id])
@@ -145,7 +199,7 @@ class ModelRun:
     # --- state read-out -----------------------------------------------------------------------
     def _state(self, loc: dict) -> torch.Tensor:
         """The DeltaNet state (heads, dk, dv) of the layer a layout entry names, in float64."""
-        return _recurrent_state(self.cache, loc["layer"])[0].double()
+        return self.gpu.exe.recurrent_state(self.cache, loc["layer"])[0].double()
 
     def _rows(self, what: str) -> tuple[torch.Tensor, int]:
         loc = self.gpu.layout["state"][what]
@@ -270,6 +324,49 @@ class ModelRun:
         del self.generated[snap.tokens:]
         del self.margins[snap.tokens:]
         self.hidden = None
+
+
+def step_together(runs: list["ModelRun"], expected: list[list[str] | None], limit: int) -> list[int | None]:
+    """Generate every run to its end, the unfinished ones stepped together in one batched forward
+    pass per token (the fast engine; the stock engine steps them one after the other). Each run
+    must have taken its first step (its prompt). A run stops at ``END``, at ``limit`` generated
+    tokens, or at the first token that differs from its ``expected`` trace (None: no check).
+    Returns per run the index of its first departing token (None: none). Each run's own cache
+    holds its state afterwards, as if it had been stepped alone."""
+    bad: list[int | None] = [None] * len(runs)
+
+    def finished(k: int) -> bool:
+        r, want = runs[k], expected[k]
+        n = len(r.generated)
+        if want is not None and n and r.generated[n - 1] != (want[n - 1] if n <= len(want) else None):
+            bad[k] = n - 1
+            return True
+        return r.done or n >= limit
+
+    live = [k for k in range(len(runs)) if not finished(k)]
+    gpu = runs[0].gpu if runs else None
+    if not live:
+        return bad
+    if not hasattr(gpu.exe, "stack"):
+        for k in live:
+            while not finished(k):
+                runs[k].step()
+        return bad
+    cache = gpu.exe.stack([runs[k].cache for k in live])
+    while live:
+        ids = torch.cat([runs[k]._next_input for k in live])
+        logits, _ = gpu.exe.forward(ids, cache, logits_to_keep=1)
+        top = torch.topk(logits[:, -1].float(), 2, dim=-1)
+        for row, k in enumerate(live):
+            runs[k]._take(int(top.indices[row, 0]), float(top.values[row, 0] - top.values[row, 1]))
+        done = [row for row, k in enumerate(live) if finished(k)]
+        if done:
+            for row in done:
+                runs[live[row]].cache = cache.rows([row])
+            keep = [row for row in range(len(live)) if row not in done]
+            cache = cache.rows(keep) if keep else None
+            live = [live[row] for row in keep]
+    return bad
 
 
 @dataclass(frozen=True)

@@ -62,11 +62,21 @@ def ckpt3(tmp_path_factory, spec3):
 
 @pytest.fixture(scope="session")
 def gpu3(ckpt3):
-    """That checkpoint loaded by plain ``from_pretrained`` in float32 (engine.model.GpuModel); one
-    copy for the whole session (a second would not fit CI's memory beside the others)."""
+    """That checkpoint loaded by plain ``from_pretrained`` in float32 (engine.model.GpuModel, engine
+    ``hf``: stock transformers, the reference); one copy for the whole session (a second would not
+    fit CI's memory beside the others)."""
     from engine.model import GpuModel
 
-    return GpuModel(ckpt3, "float32")
+    return GpuModel(ckpt3, "float32", engine="hf")
+
+
+@pytest.fixture(scope="session")
+def fast3(ckpt3):
+    """The same checkpoint on the fast engine (engine/fast.py), float32: a few MB of compacted
+    weights, so it costs little beside ``gpu3``."""
+    from engine.model import GpuModel
+
+    return GpuModel(ckpt3, "float32", engine="fast")
 
 
 @pytest.fixture(scope="session")
