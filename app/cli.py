@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from app.launching import exit_status
 from compiler.errors import LaunchError
@@ -103,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--max-steps", type=_positive, default=DEFAULT.max_steps,
                    help=f"stop a runaway kernel after this many EXEC steps (default {DEFAULT.max_steps})")
 
+    g = sub.add_parser("generate", help="greedy continuation of any Qwen3.5 checkpoint, on either engine",
+                       description=GENERATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("model", metavar="DIR", help="a Qwen3.5 checkpoint directory (config.json + *.safetensors)")
+    g.add_argument("--ids", required=True, help="prompt token ids, comma-separated (e.g. 1,2,3)")
+    g.add_argument("--max-new-tokens", type=_positive, default=20, help="tokens to generate (default 20)")
+    g.add_argument("--engine", choices=["fast", "hf"], default="fast",
+                   help="'fast' (default): engine/fast.py; 'hf': stock transformers generate(do_sample=False)")
+    g.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
+    g.add_argument("--device", default="cpu", help="'cpu' (default) or 'cuda[:N]'")
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+
     b = sub.add_parser("build", help="build the GPU checkpoint (a Qwen3.5 model)",
                        description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--out", metavar="DIR", help="where to write it (default: the model cache, "
@@ -122,6 +134,51 @@ transformers loads (AutoModelForCausalLM / AutoTokenizer.from_pretrained): confi
 model-*.safetensors shards, tokenizer files, and qgpu_layout.json (the machine and where its state
 lives). 'qgpu run --backend model' builds the default one on first use.
 """
+
+
+GENERATE_HELP = """Print the greedy continuation of token ids on any Qwen3.5 text checkpoint (text-only or
+the text part of a multimodal one), computed by the fast engine or by stock transformers: the two
+must agree. Generation stops after --max-new-tokens or at the checkpoint's eos_token_id.
+"""
+
+
+def cmd_generate(ns: argparse.Namespace) -> int:
+    import torch
+
+    _check_device(ns.device)
+    path = Path(ns.model)
+    if not (path / "config.json").exists():
+        raise LaunchError(f"{path}: not a checkpoint directory (no config.json)")
+    try:
+        ids = [int(t) for t in ns.ids.split(",") if t.strip()]
+    except ValueError:
+        raise LaunchError(f"--ids {ns.ids!r}: expected comma-separated integers") from None
+    if not ids:
+        raise LaunchError("--ids: give at least one token id")
+    raw = json.loads((path / "config.json").read_text())
+    cfg = raw.get("text_config", raw)
+    eos = cfg.get("eos_token_id", raw.get("eos_token_id"))
+    eos = eos[0] if isinstance(eos, list) else eos
+    bad = [i for i in ids if not 0 <= i < cfg["vocab_size"]]
+    if bad:
+        raise LaunchError(f"--ids: {bad} outside the vocabulary (0..{cfg['vocab_size'] - 1})")
+    if ns.engine == "fast":
+        from engine.fast import FastModel
+
+        new = FastModel(path, ns.dtype, ns.device, _progress).generate(ids, ns.max_new_tokens, eos)
+    else:
+        from transformers import AutoModelForCausalLM
+
+        m = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, ns.dtype)).eval().to(ns.device)
+        with torch.no_grad():
+            out = m.generate(torch.tensor([ids], device=ns.device), max_new_tokens=ns.max_new_tokens,
+                             do_sample=False, eos_token_id=eos, pad_token_id=cfg.get("pad_token_id") or 0)
+        new = out[0, len(ids):].tolist()
+    if ns.json:
+        print(json.dumps({"model": str(path), "engine": ns.engine, "dtype": ns.dtype, "ids": ids, "new_ids": new}))
+    else:
+        print(",".join(map(str, new)))
+    return 0
 
 
 def _positive(text: str) -> int:
@@ -370,6 +427,8 @@ def _dispatch(ns: argparse.Namespace) -> int:
         return cmd_compile(ns)
     if ns.command == "build":
         return cmd_build(ns)
+    if ns.command == "generate":
+        return cmd_generate(ns)
     if ns.backend == "model":
         return cmd_run_model(ns)
     if ns.check_replay or ns.teacher_forced:

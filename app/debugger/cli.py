@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "default machine, built on first use; 'qgpu build --out DIR --max-instrs 3 --rom-blocks 32' makes a small one)")
     p.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32",
                    help="dtype the checkpoint is loaded in (default float32)")
+    p.add_argument("--engine", choices=["fast", "hf"], default="fast",
+                   help="what executes the checkpoint: 'fast' (default; engine/fast.py, a generic Qwen3.5 "
+                        "executor that skips exact-zero weights) or 'hf' (stock transformers, the reference)")
     p.add_argument("--record", metavar="FILE", help="write a replay file of the session (every token and "
                    "decoded state; written when the debugger quits)")
     p.add_argument("--replay", metavar="FILE", help="replay a recorded session (no model needed)")
@@ -109,8 +112,8 @@ def _model_session(ns: argparse.Namespace):
         from app.debugger.session import Session
         from engine.model import GpuModel
 
-        progress(f"loading the checkpoint {Path(path).name} ({ns.dtype})")
-        gpu = GpuModel(path, ns.dtype)
+        progress(f"loading the checkpoint {Path(path).name} ({ns.dtype}, engine {ns.engine})")
+        gpu = GpuModel(path, ns.dtype, engine=ns.engine, progress=progress)
         recorder = Recorder(ns.record, gpu) if ns.record else None
         s = Session(ModelBackend(gpu, kernel.program, kernel.launch), kernel, recorder=recorder,
                     make_backend=lambda k: ModelBackend(gpu, k.program, k.launch))
