@@ -1,9 +1,13 @@
-"""Teacher-forced replay of every sample the circuit implements, as a table for docs/status.md.
+"""Replay of every sample the circuit implements, as a table for docs/status.md: teacher-forced, or
+with ``--generate`` generated token by token (every launch stepped together in one batched forward
+pass per token, ``engine.model.step_together``), each run stopping at its first departing token.
+In both modes the memory decoded from the state must equal the interpreter's with clean margins.
 
 For each sample (a sample that uses what ``compiler.circuit.gpu.unsupported`` lists on the
 checkpoint's machine gets a row saying so): prompt and generated tokens, EXEC steps, whether the model predicts every token of
 the interpreter's trace (else the first wrong generated token), and the seconds it took.
-Run: python benchmarks/replay_samples.py [--model DIR] [--dtype float32|bfloat16] [--device cpu|cuda] [SAMPLE | FILE.cu ...]
+Run: python benchmarks/replay_samples.py [--model DIR] [--engine fast|hf] [--generate] [--dtype float32|bfloat16]
+[--device cpu|cuda] [SAMPLE | FILE.cu ...]
 (a name is a file of samples/; any other kernel with a launch header, e.g. tests/suite3/*.cu, is
 given by its path).
 """
@@ -23,7 +27,7 @@ from compiler.errors import QgpuError  # noqa: E402
 from compiler.kernel_compiler import compile_file  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402
 from engine.launch import build_launch, parse_assignments, read_header  # noqa: E402
-from engine.model import GpuModel  # noqa: E402
+from engine.model import GpuModel, step_together  # noqa: E402
 
 
 def main() -> None:
@@ -31,12 +35,16 @@ def main() -> None:
     ap.add_argument("--model", help="checkpoint directory (default: the default checkpoint, built on first use)")
     ap.add_argument("--dtype", default="float32")
     ap.add_argument("--device", default="cpu", help="where the forward passes run: cpu (default) or cuda")
+    ap.add_argument("--engine", default="fast", choices=["fast", "hf"])
+    ap.add_argument("--generate", action="store_true", help="generate (batched) instead of teacher forcing")
     ap.add_argument("samples", nargs="*", help="sample names or .cu paths (default: every sample)")
     ns = ap.parse_args()
-    gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype, ns.device)
+    gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype, ns.device, engine=ns.engine)
     cfg = gpu.machine
-    print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} replay | s |")
+    mode = "generated" if ns.generate else "teacher-forced"
+    print(f"| sample | grid x block | prompt tokens | generated tokens | EXEC steps | {ns.dtype} {mode} replay | s |")
     print("|---|---|---|---|---|---|---|")
+    pending = []
     files = [n if n.endswith(".cu") else f"samples/{n}.cu" for n in ns.samples] or sorted(glob.glob("samples/*.cu"))
     for f in files:
         name = Path(f).stem if Path(f).parent.name == "samples" else f.removesuffix(".cu")
@@ -58,12 +66,34 @@ def main() -> None:
             skipped(f"not on the model: {', '.join(missing)}")
             continue
         want = trace_tokens(res.trace)
+        if ns.generate:
+            pending.append((name, h, run, want, res))
+            continue
         t0 = time.perf_counter()
-        bad = run.force(want)
+        report(name, h, run, want, res, run.force(want), time.perf_counter() - t0)
+    if pending:
+        t0 = time.perf_counter()
+        for _, _, run, _, _ in pending:
+            run.step()
+        bads = step_together([p[2] for p in pending], [p[3] for p in pending], 10**7)
         dt = time.perf_counter() - t0
-        verdict = "exact" if bad is None else f"differs at token {bad}: {run.generated[bad]} for {want[bad]}"
-        print(f"| {name} | {h.grid}x{h.block} | {len(run.prompt)} | {len(want)} | {len(res.trace)} "
-              f"| {verdict} | {dt:.1f} |", flush=True)
+        for (name, h, run, want, res), bad in zip(pending, bads):
+            report(name, h, run, want, res, bad, None)
+        n = sum(len(p[2].generated) for p in pending)
+        print(f"\n{len(pending)} launches, {n} generated tokens in {dt:.0f} s (prompts included), all stepped together")
+
+
+def report(name, h, run, want, res, bad, dt) -> None:
+    if bad is None and run.generated != want:
+        bad = len(run.generated) - 1
+    verdict = "exact" if bad is None else f"differs at token {bad}: {run.generated[bad]} for {want[bad]}"
+    if bad is None:
+        words = run.memory()
+        if not all(w.ok for w in words) or [w.value for w in words[:len(res.memory)]] != \
+                [v & 0xFFFFFFFF for v in res.memory]:
+            verdict = "tokens exact, memory read-out differs"
+    print(f"| {name} | {h.grid}x{h.block} | {len(run.prompt)} | {len(want)} | {len(res.trace)} "
+          f"| {verdict} | {'-' if dt is None else f'{dt:.1f}'} |", flush=True)
 
 
 if __name__ == "__main__":

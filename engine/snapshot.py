@@ -69,7 +69,7 @@ def _freeze(x: Any) -> Any:
         return [_freeze(v) for v in x]
     if isinstance(x, tuple):
         return tuple(_freeze(v) for v in x)
-    if type(x).__module__.startswith("transformers.cache_utils") and hasattr(x, "__dict__"):
+    if type(x).__module__.startswith(("transformers.cache_utils", "engine.fast")) and hasattr(x, "__dict__"):
         return _Obj(type(x), {k: _freeze(v) for k, v in vars(x).items()})
     return copy.deepcopy(x)
 
@@ -113,8 +113,8 @@ class CacheSnapshot:
 
 
 def capture(cache: Any) -> CacheSnapshot:
-    """Freeze a ``DynamicCache`` (or any transformers cache object)."""
+    """Freeze a ``DynamicCache`` (or any transformers cache object) or an ``engine.fast.FastCache``."""
     frozen = _freeze(cache)
     if not isinstance(frozen, _Obj):
-        raise TypeError(f"not a transformers cache: {type(cache).__name__}")
+        raise TypeError(f"not a transformers or fast-engine cache: {type(cache).__name__}")
     return CacheSnapshot(frozen, _size(frozen))

@@ -148,6 +148,33 @@ def test_reverse_step_restores_the_exact_state(session, trace):
     assert all(torch.equal(again[k], mid[k]) for k in mid)
 
 
+def fast_bits(cache) -> dict[str, torch.Tensor]:
+    """Every tensor of a fast-engine cache as raw integer bits."""
+    return {f"{name}.{i}": t.contiguous().view(torch.int32 if t.element_size() == 4 else torch.int16).clone()
+            for name in ("conv", "state", "keys", "values") for i, t in getattr(cache, name).items()}
+
+
+def test_reverse_stepping_on_the_fast_engine(fast3, trace):
+    """The debugger on the fast engine (its default): each step is the interpreter's token, a step
+    back restores the cache bit for bit (engine/snapshot.py packs the fast cache too), and stepping
+    on repeats the same tokens."""
+    tokens, _ = trace
+    kernel = kernel_of(SAMPLE, fast3.machine)
+    s = Session(ModelBackend(fast3, kernel.program, kernel.launch), kernel)
+    s.start()
+    s.goto(7)
+    want = fast_bits(s.backend.run.cache)
+    for _ in range(9):
+        s.step()
+    assert s.history[:17] == tokens[:17]
+    for _ in range(9):
+        s.back()
+    got = fast_bits(s.backend.run.cache)
+    assert got.keys() == want.keys() and all(torch.equal(got[k], want[k]) for k in want)
+    s.goto(40)
+    assert s.history[:41] == tokens[:41]
+
+
 @pytest.mark.full  # QGPU_FULL=1 only: ~90 s of token-by-token steps; tests/test_debug_app.py hits EXEC breakpoints
 def test_breakpoint_on_a_divergent_block(session, kernel, trace):
     tokens, events = trace
