@@ -115,7 +115,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=40, help="rows to print per sample")
     ap.add_argument("samples", nargs="+", help="sample names (samples/NAME.cu) or .cu paths")
     ns = ap.parse_args()
-    gpu = GpuModel(str(ensure_checkpoint(ns.model)), "float32")
+    gpu = GpuModel(str(ensure_checkpoint(ns.model)), "float32", engine="hf")  # it hooks transformers modules
     for name in ns.samples:
         f = name if name.endswith(".cu") else f"samples/{name}.cu"
         h = read_header(f)
