@@ -190,18 +190,12 @@ def test_batched_decode_equals_one_by_one(tmp_path_factory):
         for row, o in enumerate(out):
             o.append(int(logits[row, -1].argmax()))
     assert out == alone
-    live = FastModel(_saved(tmp_path_factory, _random_model(6)))
+    live = FastModel(_saved_dir(tmp_path_factory.mktemp("live"), _random_model(6)))
     a, b = live.new_cache(), live.new_cache()
     live.forward(torch.tensor([[1, 2, 3]]), a)
     live.forward(torch.tensor([[1, 2]]), b)
     with pytest.raises(ValueError, match="different lengths"):
         FastCache.stack([a, b])
-
-
-def _saved(factory, m):
-    d = factory.mktemp("m")
-    m.save_pretrained(d)
-    return d
 
 
 def test_the_compacted_form_is_cached_and_follows_the_checkpoint(tmp_path, monkeypatch):
