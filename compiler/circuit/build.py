@@ -66,7 +66,7 @@ def state_map(spec, sched) -> dict:
     """Where the engine finds each structure: (layer, key head index) of one copy."""
     def find(layer: int, name: str) -> dict:
         heads = [h.name for h in spec.layers[layer].heads]
-        return {"layer": layer, "head": heads.index(name)}
+        return {"layer": layer, "head": spec.key_starts(layer)[heads.index(name)]}  # physical key head
 
     from compiler.circuit.protocol import TERM_SLOT
     from compiler.circuit.writeback import TERM_LAYER
@@ -82,7 +82,7 @@ def state_map(spec, sched) -> dict:
             "tags": [find(sched.end - 1, name) for name in sorted(h.name for h in spec.layers[sched.end - 1].heads
                                                                   if h.name.startswith("tags."))],
             "parity": find(sched.end - 2, "barR"),
-            "heads_per_key": spec.heads_per_key}
+            "heads_per_key": spec.placed.m}
 
 
 def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_DEFAULT,

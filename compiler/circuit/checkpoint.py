@@ -22,6 +22,33 @@ from compiler.circuit.space import Space
 CONV = 4  # linear_conv_kernel_dim: taps lag 3, 2, 1, 0 (index 3 = this token)
 
 
+@dataclass(frozen=True)
+class Shape:
+    """The per-layer shapes a Qwen3.5 config gives *every* layer (the config is uniform): the
+    DeltaNet key heads, value heads per key head, their dimensions, the conv kernel and the MLP
+    width. The circuit's own checkpoint uses :meth:`CircuitSpec.own_shape`; a merged checkpoint
+    places the same circuit into the shape it shares with its base (``compiler/merge.py``)."""
+
+    nk: int
+    m: int
+    dk: int
+    dv: int
+    conv: int
+    intermediate: int
+
+    @classmethod
+    def of_config(cls, c: dict) -> "Shape":
+        return cls(nk=c["linear_num_key_heads"], m=c["linear_num_value_heads"] // c["linear_num_key_heads"],
+                   dk=c["linear_key_head_dim"], dv=c["linear_value_head_dim"], conv=c["linear_conv_kernel_dim"],
+                   intermediate=c["intermediate_size"])
+
+
+def key_slots(kh, m: int) -> int:
+    """Physical key heads one circuit key head takes when a key head has ``m`` value heads: its
+    query and key are copied into each (consecutive), its value heads fill them in order."""
+    return max(1, -(-len(kh.values) // m))
+
+
 @dataclass
 class CircuitSpec:
     """Everything the circuit compiler decided, before it becomes tensors."""
@@ -44,6 +71,13 @@ class CircuitSpec:
     """Pad the hidden size to a power of 4 (at least 256; small test circuits). Off: the
     allocated size, rounded up to 64."""
 
+    shape: Shape | None = None
+    """Where the heads and neurons are placed (None: :meth:`own_shape`, the narrowest that holds
+    every layer as it is)."""
+    hidden_size: int | None = None
+    """The residual width when it is wider than the circuit's own (a merged model): the ballast
+    then fills the whole width."""
+
     @property
     def ballast(self) -> list[int]:
         """Residual indices of the ballast channels (group ``ballast``)."""
@@ -53,6 +87,9 @@ class CircuitSpec:
 
     @property
     def hidden(self) -> int:
+        if self.hidden_size is not None:
+            assert self.hidden_size >= self.space.size, (self.hidden_size, self.space.size)
+            return self.hidden_size
         if not self.pad_pow4:
             return -(-self.space.size // 64) * 64
         h = 256
@@ -69,16 +106,45 @@ class CircuitSpec:
         types = ["linear_attention" if L.heads else "full_attention" for L in self.layers]
         return types if types and types[-1] == "full_attention" else types + ["full_attention"]
 
+    def own_shape(self) -> Shape:
+        return Shape(nk=max([len(L.heads) for L in self.layers] + [1]), m=self.heads_per_key, dk=self.dk,
+                     dv=self.dv, conv=CONV, intermediate=max([len(L.neurons) for L in self.layers] + [1]))
+
+    @property
+    def placed(self) -> Shape:
+        return self.shape or self.own_shape()
+
+    def key_starts(self, layer: int) -> list[int]:
+        """The first physical key head of each of ``layer``'s key heads (in the placed shape)."""
+        starts, p = [], 0
+        for kh in self.layers[layer].heads:
+            starts.append(p)
+            p += key_slots(kh, self.placed.m)
+        return starts
+
+    def needs(self, m: int) -> Shape:
+        """The narrowest shape with ``m`` value heads per key head that holds every layer as it is:
+        key heads (with copies), the state rows and columns its heads use, the conv taps, neurons."""
+        heads = [kh for L in self.layers for kh in L.heads]
+        rows = [r for kh in heads for r in (*kh.q, *kh.k)]
+        cols = [c for kh in heads for vh in kh.values for c in (*vh.v, *vh.z, *vh.out)]
+        lags = [g for kh in heads for forms in (kh.q, kh.k) for lag, _ in forms.values()
+                for g in ((lag,) if isinstance(lag, int) else lag)]
+        lags += [g for kh in heads for vh in kh.values for lag, _ in vh.v.values()
+                 for g in ((lag,) if isinstance(lag, int) else lag)]
+        return Shape(nk=max([sum(key_slots(kh, m) for kh in L.heads) for L in self.layers] + [1]), m=m,
+                     dk=max(rows, default=0) + 1, dv=max(cols, default=0) + 1, conv=max(lags, default=0) + 1,
+                     intermediate=max([len(L.neurons) for L in self.layers] + [1]))
+
     def config_kwargs(self) -> dict:
-        nk = max([len(L.heads) for L in self.layers] + [1])
-        inter = max([len(L.neurons) for L in self.layers] + [1])
+        s = self.placed
         types = self.layer_types()
         return dict(
-            vocab_size=len(self.vocab), hidden_size=self.hidden, intermediate_size=inter,
+            vocab_size=len(self.vocab), hidden_size=self.hidden, intermediate_size=s.intermediate,
             num_hidden_layers=len(types), layer_types=types,
             num_attention_heads=1, num_key_value_heads=1, head_dim=8,
-            linear_num_key_heads=nk, linear_num_value_heads=nk * self.heads_per_key,
-            linear_key_head_dim=self.dk, linear_value_head_dim=self.dv, linear_conv_kernel_dim=CONV,
+            linear_num_key_heads=s.nk, linear_num_value_heads=s.nk * s.m,
+            linear_key_head_dim=s.dk, linear_value_head_dim=s.dv, linear_conv_kernel_dim=s.conv,
             max_position_embeddings=1 << 20, tie_word_embeddings=False, rms_norm_eps=1e-6,
             pad_token_id=self.vocab.index("<pad>"), bos_token_id=self.vocab.index("<bos>"),
             eos_token_id=self.vocab.index("END"),
@@ -110,8 +176,6 @@ def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
     with no_init_weights():  # every weight is set below; random init would only cost time
         model = AutoModelForCausalLM.from_config(cfg, dtype=dtype)
     model.eval()
-    nk, m = cfg.linear_num_key_heads, spec.heads_per_key
-    dk, dv = spec.dk, spec.dv
     with torch.no_grad():
         for p in model.parameters():
             p.zero_()
@@ -127,12 +191,17 @@ def build_model(spec: CircuitSpec, dtype: torch.dtype = torch.float32):
             for i, v in row.items():
                 model.lm_head.weight[t, i] += v
         for L, layer in zip(spec.layers, model.model.layers):
-            layer.input_layernorm.weight.copy_(norm)
-            layer.post_attention_layernorm.weight.copy_(norm)
-            _fill_mlp(L, layer.mlp)
-            if L.heads:
-                _fill_mixer(L, layer.linear_attn, nk, m, dk, dv)
+            fill_layer(spec, L, layer, norm)
     return model
+
+
+def fill_layer(spec: CircuitSpec, L: LayerSpec, layer, norm: torch.Tensor) -> None:
+    """Write circuit layer ``L`` into a zeroed ``transformers`` decoder layer of ``spec.placed``."""
+    layer.input_layernorm.weight.copy_(norm)
+    layer.post_attention_layernorm.weight.copy_(norm)
+    _fill_mlp(L, layer.mlp)
+    if L.heads:
+        _fill_mixer(spec, L, layer.linear_attn)
 
 
 class _Acc:
@@ -191,24 +260,37 @@ def readout(nnz: int, dv: int) -> tuple[float, float]:
     return read / (x * VAMP), read
 
 
-def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
+def _fill_mixer(spec: CircuitSpec, L: LayerSpec, la) -> None:
+    """The DeltaNet heads of ``L``, placed into ``spec.placed``: key head ``h`` takes the
+    physical key heads from ``spec.key_starts`` on (its query and key copied into each), its value
+    head ``j`` is physical value head ``start·m + j``."""
+    s = spec.placed
+    nk, m, dk, dv = s.nk, s.m, s.dk, s.dv
     la.A_log.fill_(-1e4)  # exp(A_log) = 0: the decay exp(g) is exactly 1 (state never fades)
     la.norm.weight.fill_(1.0)
     W, C = _Acc(la.in_proj_qkv.weight), la.conv1d.weight  # rows: q (nk*dk) | k (nk*dk) | v (nk*m*dv)
     Z, O = _Acc(la.in_proj_z.weight), _Acc(la.out_proj.weight)
     kdim = nk * dk
-    for h, kh in enumerate(L.heads):
-        check_head(L, kh, m, dk, dv)
-        for base, forms in ((h * dk, kh.q), (kdim + h * dk, kh.k)):
-            for row, (lag, form) in forms.items():
-                _conv_row(W, C, base + row, lag, form)
+    starts = spec.key_starts(L.index)
+    if starts and starts[-1] + key_slots(L.heads[-1], m) > nk:
+        raise ValueError(f"layer {L.index}: its key heads need {starts[-1] + key_slots(L.heads[-1], m)} "
+                         f"physical key heads of {m} value heads; the shape has {nk}")
+    for start, kh in zip(starts, L.heads):
+        check_head(L, kh, key_slots(kh, m) * m, dk, dv)
+        for h in range(start, start + key_slots(kh, m)):
+            for base, forms in ((h * dk, kh.q), (kdim + h * dk, kh.k)):
+                for row, (lag, form) in forms.items():
+                    _conv_row(W, C, base + row, lag, form)
         for j, vh in enumerate(kh.values):
-            hv = h * m + j  # value head index
+            hv = start * m + j  # value head index
             for col, (lag, form) in vh.v.items():
                 _conv_row(W, C, 2 * kdim + hv * dv + col, lag, form)
             for i, v in vh.beta.items():
                 la.in_proj_b.weight[hv, i] += v
-            gate, read = (1.0, vh.read_scale) if vh.read_scale is not None else readout(vh.nnz, dv)
+            # read_scale is stated for the circuit's own spec.dv columns: the head's RMS spreads
+            # over dv columns, so an entry reads sqrt(dv / spec.dv) times more in a wider head
+            gate, read = ((1.0, vh.read_scale * (dv / spec.dv) ** 0.5) if vh.read_scale is not None
+                          else readout(vh.nnz, dv))
             for col, form in vh.z.items():
                 Z.add(hv * dv + col, {i: w * gate for i, w in form.items()})
             scale = 1.0 / read
@@ -220,10 +302,11 @@ def _fill_mixer(L: LayerSpec, la, nk: int, m: int, dk: int, dv: int) -> None:
 
 def _conv_row(W: _Acc, C, row: int, lag: int | tuple[int, ...], form: Lin) -> None:
     """One q/k/v channel: projection ``form`` applied to the tokens ``lag`` back (summed by the conv)."""
+    K = C.shape[-1]
     for g in (lag,) if isinstance(lag, int) else lag:
-        if not 0 <= g < CONV:
-            raise ValueError(f"conv lag {g} outside 0..{CONV - 1}")
-        C[row, 0, CONV - 1 - g] = 1.0
+        if not 0 <= g < K:
+            raise ValueError(f"conv lag {g} outside 0..{K - 1}")
+        C[row, 0, K - 1 - g] = 1.0
     W.add(row, form)
 
 
