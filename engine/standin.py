@@ -18,13 +18,13 @@ import argparse
 import hashlib
 import json
 import math
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable
 
 import torch
+
+from compiler.atomic import atomic_dir
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "standin_corpus.txt"
 """Paragraphs separated by blank lines; each paragraph is one document."""
@@ -206,21 +206,12 @@ def build_standin_base(out_dir: str | Path, *, seed: int = 0, seconds: float = S
     model.generation_config.eos_token_id = eos
     model.generation_config.pad_token_id = eos
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
-    tmp.chmod(0o755)
-    try:
+    with atomic_dir(out) as tmp:
         model.save_pretrained(tmp, safe_serialization=True)
         tok.save_pretrained(tmp)
         if not text_only:
             write_multimodal(model, tok, tmp / MULTIMODAL)
         (tmp / INFO).write_text(json.dumps(info, indent=1) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
     progress(f"wrote {out}: {info['steps']} steps in {info['train_seconds']:.1f} s, final loss "
              f"{info['final_loss']}, held-out mean max prob {info['held_out_mean_max_prob']}")
     return out

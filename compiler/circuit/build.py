@@ -89,9 +89,7 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_D
                      progress: Callable[[str], None] = lambda msg: None, spec=None) -> Path:
     """Write the checkpoint (atomically: a half-written directory is never left under ``out``).
     ``spec``: the circuit of ``cfg`` if the caller built it already (``gpu.build_spec(cfg)``)."""
-    import shutil
-    import tempfile
-
+    from compiler.atomic import atomic_dir
     from compiler.circuit.checkpoint import save_checkpoint
     from compiler.circuit.execute import Schedule
     from compiler.circuit.gpu import build_spec
@@ -101,17 +99,9 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_D
     spec = spec or build_spec(cfg)
     spec.meta = {"machine": dataclasses.asdict(cfg), "fingerprint": fingerprint(cfg),
                  "state": state_map(spec, Schedule(slots=cfg.block.max_instrs))}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
-    try:
+    with atomic_dir(out) as tmp:
         progress(f"writing weights ({len(spec.layer_types())} layers, hidden {spec.hidden})")
         save_checkpoint(spec, tmp)
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
     progress(f"wrote {out}")
     return out
 
