@@ -99,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "that the model predicts every token (the same verdict as generating when the model "
                         "is right, about 10x faster; the state read-out is the same). Generation itself "
                         "is then not exercised")
+    r.add_argument("--text-before", metavar="TEXT", help="a merged checkpoint ('qgpu build --base'): "
+                   "read this text first, then the launch (the launch must work after text)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--trace", action="store_true", help="also print the launch trace")
     r.add_argument("--max-steps", type=_positive, default=DEFAULT.max_steps,
@@ -115,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--device", default="cpu", help="'cpu' (default) or 'cuda[:N]'")
     g.add_argument("--json", action="store_true", help="print one JSON object")
 
-    b = sub.add_parser("build", help="build the GPU checkpoint (a Qwen3.5 model)",
+    b = sub.add_parser("build", help="build the GPU checkpoint (a Qwen3.5 model), alone or merged into a base",
                        description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--out", metavar="DIR", help="where to write it (default: the model cache, "
                    "$QGPU_MODELS or ~/.cache/qgpu/models)")
@@ -126,13 +128,43 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--rom-blocks", type=_positive, default=MODEL_DEFAULT.rom_blocks,
                    help=f"program ROM size in blocks (default {MODEL_DEFAULT.rom_blocks}, at most {MAX_ROM_BLOCKS}); a kernel "
                         "with more blocks than this keeps the machine's own div/rem, which the circuit lacks")
+    b.add_argument("--base", metavar="BASE", help="merge: put the circuit in front of this Qwen3.5 checkpoint's "
+                   "layers (a local directory or a hub id; text-only or multimodal); --out is then required")
+
+    m = sub.add_parser("check-merge", help="measure how far a merged checkpoint's text is from its base's",
+                       description=CHECK_MERGE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    m.add_argument("base", metavar="BASE", help="the base checkpoint directory")
+    m.add_argument("merged", metavar="MERGED", help="the merged checkpoint directory ('qgpu build --base')")
+    m.add_argument("--text", metavar="FILE", help="UTF-8 text to read (default: tests/data/standin_corpus.txt)")
+    m.add_argument("--max-tokens", type=_positive, default=512, help="text tokens to read (default 512)")
+    m.add_argument("--kernel", metavar="FILE.cu", help="the launch before the after-launch text "
+                   "(default: samples/vector_add.cu; its header's arguments)")
+    m.add_argument("--no-launch", action="store_true", help="skip the after-launch numbers")
+    m.add_argument("--engine", choices=["hf", "fast"], default="hf",
+                   help="'hf' (default): stock transformers for both checkpoints; 'fast': engine/fast.py")
+    m.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
+    m.add_argument("--json", action="store_true", help="print one JSON object")
     return p
+
+
+CHECK_MERGE_HELP = """Read a text with the base and with the merged checkpoint and compare their next-token
+distributions position by position: KL(base || merged) over the base's vocabulary (mean, max), the
+probability mass the merged model puts on circuit tokens (mean, max) and greedy agreement; then the
+same for the text read after a launch (the merged model generates the kernel's launch first,
+checked against the interpreter). Exit status 1 when plain text misses a target (mean KL <= 1e-6,
+circuit mass <= 1e-6, equal tokenization); the after-launch numbers are reported, not judged.
+"""
 
 
 BUILD_HELP = """Compute every weight of the GPU circuit and write a checkpoint directory that plain
 transformers loads (AutoModelForCausalLM / AutoTokenizer.from_pretrained): config.json,
 model-*.safetensors shards, tokenizer files, and qgpu_layout.json (the machine and where its state
 lives). 'qgpu run --backend model' builds the default one on first use.
+
+With --base BASE: the merged checkpoint (compiler/merge.py) — the circuit's layers in front of the
+base's, hidden = circuit channels + 1 flag channel + the base's channels, the base's vocabulary
+unchanged with the circuit's tokens added as special tokens <|qgpu:NAME|>. Check it with
+'qgpu check-merge BASE DIR' and run kernels on it with 'qgpu run --backend model --model DIR'.
 """
 
 
@@ -266,8 +298,34 @@ def cmd_build(ns: argparse.Namespace) -> int:
               "blocks (a lane's pc entry is one value head)", file=sys.stderr)
         return 2
     cfg = model_machine(ns.max_instrs, ns.rom_blocks)
+    if ns.base:
+        from compiler.merge import build_merged
+
+        if not ns.out:
+            raise LaunchError("--base: give --out DIR (a merged checkpoint is not a cached default)")
+        build_merged(ns.base, ns.out, cfg, _progress)
+        return 0
     build_checkpoint(ns.out, cfg, _progress)
     return 0
+
+
+def cmd_check_merge(ns: argparse.Namespace) -> int:
+    from engine.merge_check import DEFAULT_KERNEL, DEFAULT_TEXT, check_merge, format_report
+
+    for d in (ns.base, ns.merged):
+        if not (Path(d) / "config.json").exists():
+            raise LaunchError(f"{d}: not a checkpoint directory (no config.json)")
+    text_file = Path(ns.text) if ns.text else DEFAULT_TEXT
+    try:
+        text = text_file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise LaunchError(f"--text {text_file}: {e.strerror}") from None
+    kernel = None if ns.no_launch else (ns.kernel or DEFAULT_KERNEL)
+    r = check_merge(ns.base, ns.merged, text, engine=ns.engine, dtype=ns.dtype, max_tokens=ns.max_tokens,
+                    kernel=kernel, progress=_progress)
+    r["text_file"] = str(text_file)
+    print(json.dumps(r) if ns.json else format_report(r))
+    return 0 if r["ok"] else 1
 
 
 def _launch_for(ns: argparse.Namespace, cfg):
@@ -316,7 +374,13 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
     want = None
     if ns.check_replay:
         want = trace_tokens(Interpreter(prog, launch, gpu.machine, max_steps=ns.max_steps).run().trace)
-    run = gpu.start(prog, launch)
+    prefix = []
+    if ns.text_before:
+        if "merge" not in gpu.layout:
+            raise LaunchError(f"--text-before: {path} is the circuit alone (no text tokens); "
+                              "use a merged checkpoint ('qgpu build --base')")
+        prefix = gpu.tokenizer(ns.text_before)["input_ids"]
+    run = gpu.start(prog, launch, prefix=prefix)
     limit = len(want) if want is not None else 40 * ns.max_steps
     show = sys.stderr.isatty()
     if ns.teacher_forced:
@@ -429,12 +493,14 @@ def _dispatch(ns: argparse.Namespace) -> int:
         return cmd_build(ns)
     if ns.command == "generate":
         return cmd_generate(ns)
+    if ns.command == "check-merge":
+        return cmd_check_merge(ns)
     if ns.backend == "model":
         return cmd_run_model(ns)
     if ns.check_replay or ns.teacher_forced:
         raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
-    if ns.device != "cpu" or ns.dtype != "float32" or ns.engine != "fast":
-        raise LaunchError("--device, --dtype and --engine say how the model runs: use them with --backend model")
+    if ns.device != "cpu" or ns.dtype != "float32" or ns.engine != "fast" or ns.text_before:
+        raise LaunchError("--device, --dtype, --engine and --text-before say how the model runs: use them with --backend model")
     return cmd_run(ns)
 
 

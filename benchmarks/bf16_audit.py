@@ -101,7 +101,7 @@ class Audit:
         layers = self.gpu.model.model.layers
         handles = [h for i, layer in enumerate(layers) for h in self.hooks(i, layer)]
         try:
-            ids = torch.tensor([self.gpu.tokenizer.convert_tokens_to_ids(tokens)])
+            ids = torch.tensor([self.gpu.ids(tokens)])
             with torch.no_grad():
                 self.gpu.model(input_ids=ids)
         finally:

@@ -77,10 +77,24 @@ class GpuModel:
             HFExecutor(self.path, dtype, device)
         self.model = self.exe.model
         """The loaded model: a ``transformers`` module (``hf``) or an ``engine.fast.FastModel``."""
-        self.vocab = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
+        fmt = self.layout.get("token_format", "{}")
+        """How the checkpoint's tokenizer names a circuit token (a merged model wraps the names:
+        compiler/merge.py, ``TOKEN_FORMAT``)."""
+        self._name = fmt.format
+        head, _, tail = fmt.partition("{}")
+        raw = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
+        self.vocab = [t[len(head):len(t) - len(tail)] if t and t.startswith(head) and t.endswith(tail)
+                      and len(t) > len(head) + len(tail) else t for t in raw]
+        """Token id -> circuit token name (a base token of a merged model: its own text)."""
 
-    def start(self, program, launch) -> "ModelRun":
-        return ModelRun(self, prompt_tokens(program, launch, self.machine))
+    def ids(self, names: list[str]) -> list[int]:
+        """The ids of circuit tokens, by protocol name."""
+        return self.tokenizer.convert_tokens_to_ids([self._name(n) for n in names])
+
+    def start(self, program, launch, prefix: list[int] = (), after: "ModelRun | None" = None) -> "ModelRun":
+        """A launch, read after the token ids ``prefix`` (text, in a merged model) and after the
+        finished run ``after`` (its state and context carry over; its last token is fed first)."""
+        return ModelRun(self, prompt_tokens(program, launch, self.machine), prefix=list(prefix), after=after)
 
 
 class HFExecutor:
@@ -143,10 +157,22 @@ class ModelRun:
     generated: list[str] = field(default_factory=list)
     margins: list[float] = field(default_factory=list)
     """Logit of the chosen token minus the runner-up, per generated token."""
+    prefix: list[int] = field(default_factory=list)
+    """Token ids read before the prompt (text, in a merged model)."""
+    after: "ModelRun | None" = None
+    """A finished run this one continues (its cache, then its pending last token)."""
 
     def __post_init__(self) -> None:
-        self.cache = self.gpu.exe.new_cache()
-        ids = self.gpu.tokenizer.convert_tokens_to_ids(self.prompt)
+        ids = self.gpu.ids(self.prompt)
+        if self.after is not None:
+            if not self.after.done:
+                raise ValueError("a launch continues only a finished run")
+            self.cache = self.after.cache
+            ids = self.after._next_input[0].tolist() + self.prefix + ids
+            self.after = None  # its cache is this run's now
+        else:
+            self.cache = self.gpu.exe.new_cache()
+            ids = self.prefix + ids
         self._next_input = torch.tensor([ids], device=self.gpu.device)
 
     @property
@@ -180,7 +206,7 @@ class ModelRun:
         would have generated all of them). ``generated`` holds the model's choices up to and
         including that token; the cache holds the state after the expected tokens (all but the
         last, as after generating them), so the state read-out works as after ``step``."""
-        ids = self.gpu.tokenizer.convert_tokens_to_ids(expected)
+        ids = self.gpu.ids(expected)
         for start in range(0, len(ids), chunk):
             part = ids[start:start + chunk]
             inp = torch.cat([self._next_input, torch.tensor([part[:-1]], dtype=self._next_input.dtype,
