@@ -203,3 +203,9 @@ def test_second_launch_after_text(merged):
     run2 = gpu.start(k2.program, k2.launch, prefix=gpu.tokenizer("Text between the launches.")["input_ids"],
                      after=run1)
     _generate(run2, want2)
+
+
+def test_build_base_needs_out():
+    r = subprocess.run([sys.executable, "-m", "app.cli", "build", "--base", "some/base"], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--base: give --out DIR" in r.stderr, (r.returncode, r.stderr)
