@@ -228,7 +228,7 @@ def build_merged(base: str | Path, out: str | Path, cfg=None, progress: Callable
 
     from compiler.atomic import atomic_dir
     from compiler.circuit.build import LAYOUT, MODEL_DEFAULT, fingerprint, state_map
-    from compiler.circuit.checkpoint import _norm_weight, constant_embedding, fill_layer
+    from compiler.circuit.checkpoint import _norm_weight, constant_embedding, fill_layer, layout_json
     from compiler.circuit.execute import Schedule
     from compiler.circuit.gpu import build_spec
     from engine.fast import _Tensors
@@ -338,7 +338,7 @@ def build_merged(base: str | Path, out: str | Path, cfg=None, progress: Callable
         placed.meta = {"machine": dataclasses.asdict(cfg), "fingerprint": fingerprint(cfg),
                        "state": state_map(placed, Schedule(slots=cfg.block.max_instrs))}
         (tmp / LAYOUT).write_text(json.dumps({
-            "residual": spec.space.table(), **placed.meta, "token_format": TOKEN_FORMAT,
+            **layout_json(placed), "token_format": TOKEN_FORMAT,
             "merge": {"base": str(base), "circuit_channels": C, "flag_channel": flag, "base_channels": [off, hidden],
                       "circuit_layers": n_circ, "base_layers": b["num_hidden_layers"], "base_vocab": vb,
                       "norms": dataclasses.asdict(norms) | {"gain": gain, "flag_value": alpha, "merged_eps": norms.merged_eps}}},

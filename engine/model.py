@@ -300,9 +300,11 @@ class ModelRun:
         targets = list(range(cfg.rom_blocks)) + [EXIT]
         out = {}
         entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
-        for k, loc in enumerate(self.gpu.layout["state"]["pcs"]):
+        locs = self.gpu.layout["state"]["pcs"]
+        per = len(entries) // len(locs)  # value heads per pc key head (consecutive from its first)
+        for k, loc in enumerate(locs):
             S = self._state(loc)
-            for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
+            for j, (w, l) in enumerate(entries[k * per:(k + 1) * per]):
                 out[(w, l)] = _onehot(S[loc["head"] * m + j, 0, :len(targets)], targets)
         return out
 
@@ -318,9 +320,11 @@ class ModelRun:
         parity = {w: _onehot(S[loc["head"] * m + w, 0, :2], [1, 0]) for w in range(cfg.max_warps)}
         entries = [(w, l) for w in range(cfg.max_warps) for l in range(cfg.lanes)]
         out = {}
-        for k, loc in enumerate(self.gpu.layout["state"]["tags"]):
+        locs = self.gpu.layout["state"]["tags"]
+        per = len(entries) // len(locs)  # value heads per tag key head (consecutive from its first)
+        for k, loc in enumerate(locs):
             S = self._state(loc)
-            for j, (w, l) in enumerate(entries[k * m:(k + 1) * m]):
+            for j, (w, l) in enumerate(entries[k * per:(k + 1) * per]):
                 tag = _onehot(S[loc["head"] * m + j, 0, :3], [-1, 0, 1])  # -1: no tag
                 r = parity[w]
                 waits = tag.written and tag.value >= 0 and tag.value != r.value

@@ -13,7 +13,7 @@ import torch
 
 from app.debugger import keymap as km
 from app.debugger.breakpoints import Breakpoint, BreakpointError, Breakpoints, parse
-from app.debugger.layout import ranges, rom_text, stage_layers
+from app.debugger.layout import base_layers, ranges, rom_text, stage_layers
 from engine.snapshot import PackedTensor, capture
 
 from test_debug_support import FIXTURE, divergence_program
@@ -157,6 +157,8 @@ def test_layer_ranges_and_stages():
         {"index": 5, "key_heads": [], "writes": []}]}
     st = stage_layers(layout)
     assert st == {"fetch": [0, 1], "decode": [2], "execute": [3], "writeback": [4]}
+    assert base_layers(layout) == []
+    assert base_layers({**layout, "merge": {"circuit_layers": 6, "base_layers": 3}}) == [6, 7, 8]
 
 
 # --- exact tensor snapshots -------------------------------------------------------------------------

@@ -122,6 +122,11 @@ def test_merged_loads_with_plain_transformers_and_keeps_the_base_text(merged):
     assert tm(text)["input_ids"][:400] == ids
     layout = json.loads((out / "qgpu_layout.json").read_text())
     vb = layout["merge"]["base_vocab"]
+    from app.debugger.layout import base_layers, stage_layers
+
+    n = layout["merge"]["circuit_layers"]
+    assert base_layers(layout) == list(range(n, n + 4))  # the debugger's pipeline pane: the stand-in's 4
+    assert all(stage_layers(layout)[st] and max(stage_layers(layout)[st]) < n for st in ("fetch", "writeback"))
     names = [merge.TOKEN_FORMAT.format(t) for t in ("END", "GO", "EXEC.0.0.1")]
     got = tm.convert_tokens_to_ids(names)
     assert all(i >= vb for i in got) and len(set(got)) == 3
@@ -180,7 +185,7 @@ def _generate(run, want: list[str]) -> None:
 def test_launch_after_text_is_exact(merged, dtype):
     """Text, then a launch: it generates the interpreter's trace token for token and leaves its
     memory, with clean codes."""
-    from engine.model import GpuModel
+    from engine.model import EXIT, GpuModel
 
     gpu = GpuModel(merged[1], dtype)
     k, want, res = _launch(gpu, "vector_add.cu")
@@ -188,6 +193,10 @@ def test_launch_after_text_is_exact(merged, dtype):
     _generate(run, want)
     words = run.memory()
     assert [w.value for w in words] == [v & 0xFFFFFFFF for v in res.memory] and all(w.ok for w in words)
+    # the pc and barrier-tag files decode in the placed shape (the debugger's warps pane)
+    pcs, cfg = run.pcs(), gpu.machine
+    assert len(pcs) == cfg.max_warps * cfg.lanes and len(run.waiting()) == len(pcs)
+    assert {w.value for w in pcs.values() if w.written} == {EXIT}
 
 
 @pytest.mark.xfail(strict=True, reason="known broken (docs/status.md): the circuit's state never fades "

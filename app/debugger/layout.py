@@ -46,6 +46,12 @@ def stage_layers(layout: dict | None) -> dict[str, list[int]]:
     return out
 
 
+def base_layers(layout: dict | None) -> list[int]:
+    """A merged checkpoint's base layers (after the circuit's: compiler/merge.py); [] otherwise."""
+    m = (layout or {}).get("merge")
+    return list(range(m["circuit_layers"], m["circuit_layers"] + m["base_layers"])) if m else []
+
+
 def ranges(layers: list[int]) -> str:
     """[0, 1, 2, 6, 11] -> 'L0-2 6 11'."""
     if not layers:

@@ -335,9 +335,14 @@ def save_checkpoint(spec: CircuitSpec, out: str | Path, dtype: torch.dtype = tor
     # shards of at most SHARD: a tool that edits one layer (the tamper tests) rewrites one shard
     model.save_pretrained(out, safe_serialization=True, max_shard_size=SHARD)
     write_tokenizer(spec.vocab, out)
-    (out / "qgpu_layout.json").write_text(json.dumps({
-        "residual": spec.space.table(),
-        "layers": [{"index": L.index, "stage": L.stage, "doc": L.doc, "reads": L.reads, "writes": L.writes,
-                    "key_heads": [k.name for k in L.heads], "neurons": len(L.neurons)} for L in spec.layers],
-        **spec.meta}, indent=1))
+    (out / "qgpu_layout.json").write_text(json.dumps(layout_json(spec), indent=1))
     return out
+
+
+def layout_json(spec: CircuitSpec) -> dict:
+    """``qgpu_layout.json``: the residual groups, every layer's stage, reads, writes and key heads,
+    and ``spec.meta`` (machine, state map); a merged checkpoint adds its ``merge`` entry."""
+    return {"residual": spec.space.table(),
+            "layers": [{"index": L.index, "stage": L.stage, "doc": L.doc, "reads": L.reads, "writes": L.writes,
+                        "key_heads": [k.name for k in L.heads], "neurons": len(L.neurons)} for L in spec.layers],
+            **spec.meta}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from compiler.circuit.protocol import TERM_SLOT, encode_rom
-from app.debugger.layout import STAGES, ranges, rom_text, stage_layers
+from app.debugger.layout import STAGES, base_layers, ranges, rom_text, stage_layers
 from app.debugger.session import Frame
 from app.debugger.widgets.base import Pane, mask_text, window
 
@@ -48,7 +48,8 @@ class PipelinePane(Pane):
             "qgpu_layout.json; a slot's window overlaps the next one's, so a layer can serve two stages). "
             "The pass that feeds an EXEC token fetches the block's ROM rows, decodes and executes it for "
             "the active lanes and writes the lanes' next pcs; the writeback then emits one record per "
-            "pass (R register, P predicate, M memory), each written into the state when it is fed.")
+            "pass (R register, P predicate, M memory), each written into the state when it is fed. In a merged "
+            "checkpoint (qgpu build --base) the base's own layers follow the GPU's: 'base'.")
 
     def draw(self, f: Frame, height: int, width: int) -> Text:
         layers = stage_layers(f.layout)
@@ -85,6 +86,11 @@ class PipelinePane(Pane):
             out.append(ranges(layers[st]) + "\n", style="dim")
             for ln in lines[st]:
                 out.append(f"  {ln}\n")
+        base = base_layers(f.layout)
+        if base:
+            out.append("base ", style="bold")
+            out.append(ranges(base) + "\n", style="dim")
+            out.append("  the Qwen3.5 base's layers (mute on circuit tokens)\n")
         out.rstrip()
         return out
 
