@@ -238,7 +238,7 @@ def build_merged(base: str | Path, out: str | Path, cfg=None, progress: Callable
         from huggingface_hub import snapshot_download  # a hub id: plain from_pretrained-style loading
         base = Path(snapshot_download(str(base)))
     cfg = cfg or MODEL_DEFAULT
-    b = {k: v for k, v in text_config(json.loads((base / "config.json").read_text())).items()}
+    b = text_config(json.loads((base / "config.json").read_text()))
     W = _Tensors(base, torch.float32)
     progress("computing the circuit")
     spec = spec or build_spec(cfg)

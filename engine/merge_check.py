@@ -29,9 +29,9 @@ CHUNK = 256
 
 
 def _executor(path: Path, engine: str, dtype: str):
-    from engine.model import FastExecutor, HFExecutor
+    from engine.model import executor
 
-    return FastExecutor(path, dtype, "cpu", lambda m: None) if engine == "fast" else HFExecutor(path, dtype, "cpu")
+    return executor(path, engine, dtype)
 
 
 def _logits(exe, ids: list[int], cache=None, pending: list[int] = ()) -> torch.Tensor:
@@ -92,7 +92,7 @@ def check_merge(base: str | Path, merged: str | Path, text: str, *, engine: str 
         report["text"] = compare(lb, _logits(gpu.exe, ids), vb)
         run = _launch(gpu, Path(kernel), progress)
         # END was generated, not yet fed: it goes in first, its prediction is not text
-        lm = _logits(gpu.exe, ids, run.cache, pending=run._next_input[0].tolist())
+        lm = _logits(gpu.exe, ids, run.cache, pending=run.pending)
         report["after_launch"] = {"kernel": str(kernel), "launch_tokens": len(run.prompt) + len(run.generated),
                                   **compare(lb, lm, vb)}
     t = report["text"]

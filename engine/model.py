@@ -73,8 +73,7 @@ class GpuModel:
         self.device = torch.device(device)
         self.engine = engine
         self.tokenizer = AutoTokenizer.from_pretrained(self.path)
-        self.exe = FastExecutor(self.path, dtype, device, progress) if engine == "fast" else \
-            HFExecutor(self.path, dtype, device)
+        self.exe = executor(self.path, engine, dtype, device, progress)
         self.model = self.exe.model
         """The loaded model: a ``transformers`` module (``hf``) or an ``engine.fast.FastModel``."""
         fmt = self.layout.get("token_format", "{}")
@@ -95,6 +94,11 @@ class GpuModel:
         """A launch, read after the token ids ``prefix`` (text, in a merged model) and after the
         finished run ``after`` (its state and context carry over; its last token is fed first)."""
         return ModelRun(self, prompt_tokens(program, launch, self.machine), prefix=list(prefix), after=after)
+
+
+def executor(path: Path, engine: str, dtype: str, device: str = "cpu", progress=lambda msg: None):
+    """The forward-pass runner of ``engine`` (one of ``ENGINES``) for any Qwen3.5 checkpoint."""
+    return FastExecutor(path, dtype, device, progress) if engine == "fast" else HFExecutor(path, dtype, device)
 
 
 class HFExecutor:
@@ -168,12 +172,17 @@ class ModelRun:
             if not self.after.done:
                 raise ValueError("a launch continues only a finished run")
             self.cache = self.after.cache
-            ids = self.after._next_input[0].tolist() + self.prefix + ids
+            ids = self.after.pending + self.prefix + ids
             self.after = None  # its cache is this run's now
         else:
             self.cache = self.gpu.exe.new_cache()
             ids = self.prefix + ids
         self._next_input = torch.tensor([ids], device=self.gpu.device)
+
+    @property
+    def pending(self) -> list[int]:
+        """Token ids chosen but not yet fed (after END: END itself)."""
+        return self._next_input[0].tolist()
 
     @property
     def done(self) -> bool:
