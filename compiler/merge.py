@@ -41,7 +41,7 @@ from typing import Callable
 
 import torch
 
-from compiler.circuit.checkpoint import CircuitSpec, Shape
+from compiler.circuit.checkpoint import MUTE, CircuitSpec, Shape
 
 FLAG_CHANNELS = 1
 """Channels between the circuit's and the base's: the text flag (on every base token's
@@ -85,9 +85,6 @@ def merged_config(spec: CircuitSpec, base: dict, tied: bool = False) -> dict:
         vocab_size=b["vocab_size"] + len(spec.vocab), tie_word_embeddings=tied)
 
 
-MUTE = 4096.0
-"""Pre-activation that closes a gate exactly: sigmoid(−4096) and silu(−4096) are 0 and
-softplus(−4096) is 0 in float32 and bfloat16; a power of two."""
 LM_MUTE = 2.0 ** 16
 """A circuit token's LM-head weight on the (normalised) flag: far below every text logit."""
 TOKEN_FORMAT = "<|qgpu:{}|>"

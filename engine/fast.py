@@ -13,7 +13,8 @@ that the weights themselves show when they are loaded:
   a full-attention layer whose value or output projection is all zero adds exactly 0, and an MLP
   neuron with an all-zero gate, up or down weight adds exactly 0: both are dropped;
 * the state decay ``exp(g)`` is skipped where ``exp(A_log)`` is 0 in float32 (then ``g = -0`` and
-  ``exp(g) = 1`` exactly, for every token);
+  ``exp(g) = 1`` exactly, for every token), and in a one-token step where ``g`` is ±0 for every
+  head of the layer;
 * a one-token step updates and reads only the state rows its key and query address (the other
   rows get ``+ 0·x`` in the stock rule): ``_recurrent_step``.
 
@@ -121,7 +122,8 @@ class DeltaNet:
     channels, then b, a of the kept value heads."""
     conv: torch.Tensor
     """(kernel, channels) float32: the depthwise conv weights of the q, k, v rows kept."""
-    a_log: torch.Tensor
+    neg_rate: torch.Tensor
+    """``-exp(A_log)`` float32 (the stock layer's factor of ``softplus(a + dt_bias)``)."""
     dt_bias: torch.Tensor
     no_decay: bool
     """exp(A_log) is 0 in float32 for every kept head: exp(g) = 1 exactly on every token."""
@@ -246,7 +248,7 @@ class FastModel:
                 mixer = None
             elif m["kind"] == "linear_attention":
                 mixer = DeltaNet(m["heads"], m["key_of"].to(dev), m["n_key"], m["dk"], m["dv"], m["kch"].to(dev),
-                                 m["vch"].to(dev), self._sparse(m["proj"]), m["conv"].to(dev), m["a_log"].to(dev), m["dt_bias"].to(dev, self.dtype),
+                                 m["vch"].to(dev), self._sparse(m["proj"]), m["conv"].to(dev), -m["a_log"].float().exp().to(dev), m["dt_bias"].to(dev, self.dtype),
                                  bool(m["no_decay"]), m["norm_w"].to(dev, self.dtype), self.eps, self._sparse(m["out"]))
             else:
                 mixer = Attention(self._sparse(m["q"]), self._sparse(m["k"]), self._sparse(m["v"]), self._sparse(m["o"]),
@@ -338,7 +340,7 @@ class FastModel:
         k = qk[:, :, nk:].index_select(2, m.key_of)
         v = v.reshape(B, T, H, dv)
         beta = b.sigmoid()
-        g = None if m.no_decay else -m.a_log.exp() * F.softplus(a.float() + m.dt_bias)
+        g = None if m.no_decay else m.neg_rate * F.softplus(a.float() + m.dt_bias)
         S = cache.state.get(i)
         if S is None:
             S = torch.zeros(B, H, dk, dv, dtype=torch.float32, device=self.device)
@@ -437,7 +439,7 @@ def _recurrent_step(S: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.
     normalised and scaled ``q`` and the normalised ``k`` (batch, heads, dk): updates ``S`` (batch,
     heads, dk, dv) in place and returns the output (batch, heads, dv) float32."""
     B, H, dk, dv = S.shape
-    if g is not None:
+    if g is not None and bool(g.any()):  # g = ±0: exp(g) = 1 exactly, multiplying changes nothing
         S.mul_(g.exp()[..., None, None])
     Sb = S.view(B * H, dk, dv)
     k = k.reshape(B * H, 1, dk)

@@ -199,19 +199,30 @@ def test_launch_after_text_is_exact(merged, dtype):
     assert {w.value for w in pcs.values() if w.written} == {EXIT}
 
 
-@pytest.mark.xfail(strict=True, reason="known broken (docs/status.md): the circuit's state never fades "
-                   "(A_log = -1e4) and nothing resets it, so a second launch in one context departs")
-def test_second_launch_after_text(merged):
+@pytest.mark.parametrize("between", ["Text between the launches.", ""])
+def test_second_launch_after_text(merged, between):
+    """Launch, text, another kernel's launch (and two launches back to back): text leaves the
+    machine's state exactly as the launch left it, and ``<bos>`` empties the machine, so the second
+    launch (whose prompt writes only non-zero ROM fields and words) is exact as if it ran alone."""
     from engine.model import GpuModel
 
     gpu = GpuModel(merged[1])
     k1, want1, _ = _launch(gpu, "vector_add.cu")
     run1 = gpu.start(k1.program, k1.launch)
     _generate(run1, want1)
-    k2, want2, _ = _launch(gpu, "popc_clz_brev.cu")
-    run2 = gpu.start(k2.program, k2.launch, prefix=gpu.tokenizer("Text between the launches.")["input_ids"],
-                     after=run1)
+    text = gpu.tokenizer(between)["input_ids"] if between else []
+    if text:  # text after a launch writes nothing into the circuit's state
+        layers = range(gpu.layout["merge"]["circuit_layers"])
+        gpu.exe.forward(torch.tensor([run1.pending]), run1.cache)  # END, as the next prompt would feed it
+        before = [gpu.exe.recurrent_state(run1.cache, i).clone() for i in layers]
+        gpu.exe.forward(torch.tensor([text[:-1]]), run1.cache)
+        assert all(torch.equal(gpu.exe.recurrent_state(run1.cache, i), s) for i, s in zip(layers, before))
+        run1._next_input = torch.tensor([text[-1:]])
+    k2, want2, res2 = _launch(gpu, "popc_clz_brev.cu")
+    run2 = gpu.start(k2.program, k2.launch, after=run1)
     _generate(run2, want2)
+    words = run2.memory()
+    assert [w.value for w in words] == [v & 0xFFFFFFFF for v in res2.memory] and all(w.ok for w in words)
 
 
 def test_build_base_needs_out():

@@ -249,6 +249,24 @@ def test_teacher_forcing_in_small_chunks(gpu):
     assert run.generated[:k] == want[:k] and run.generated[k] == want[k]
 
 
+def test_launches_back_to_back_in_one_context(gpu):
+    """Two launches in one context: ``<bos>`` empties the machine (docs/circuit.md, "State
+    writes"), so the second launch, whose prompt writes only its non-zero ROM fields and memory
+    words, leaves exactly the interpreter's memory although the first left its own program and
+    data in the state."""
+    runs = []
+    for path in ("samples/dot.cu", "samples/vector_add.cu"):
+        prog, launch, res = _sample(path)
+        want = trace_tokens(res.trace)
+        run = gpu.start(prog, launch, after=runs[-1] if runs else None)
+        assert run.force(want) is None
+        runs.append(run)
+    words = run.memory()
+    assert all(w.ok for w in words)
+    assert [w.value for w in words[:len(res.memory)]] == [v & 0xFFFFFFFF for v in res.memory]
+    assert all(w.value == 0 for w in words[len(res.memory):])  # dot's words beyond are gone too
+
+
 @pytest.mark.parametrize("path", ci_cases(RUNNABLE, CI_REPLAYS))
 def test_runnable_samples_replay_exactly(gpu, path):
     """The samples the circuit implements, in float32 (CI's subset: CI_REPLAYS)."""

@@ -246,6 +246,11 @@ def check_head(L: LayerSpec, kh, m: int, dk: int, dv: int) -> None:
             raise ValueError(f"layer {L.index} value head {vh.name}: column {max([*vh.v, *vh.z, *vh.out])} >= {dv}")
 
 
+MUTE = 4096.0
+"""Pre-activation that closes a gate exactly: sigmoid(−4096) and silu(−4096) are 0 and
+softplus(−4096) is 0 in float32 and bfloat16 (so exp(−softplus) is 1); a power of two."""
+
+
 def readout(nnz: int, dv: int) -> tuple[float, float]:
     """(gate factor, read-out) of a value head whose written rows hold ``nnz`` equal entries.
 
@@ -266,7 +271,12 @@ def _fill_mixer(spec: CircuitSpec, L: LayerSpec, la) -> None:
     head ``j`` is physical value head ``start·m + j``."""
     s = spec.placed
     nk, m, dk, dv = s.nk, s.m, s.dk, s.dv
-    la.A_log.fill_(-1e4)  # exp(A_log) = 0: the decay exp(g) is exactly 1 (state never fades)
+    # the decay exp(g), g = -exp(A_log)·softplus(a + dt_bias): 1 exactly on every token but <bos>
+    # (a = 0, softplus(-MUTE) = 0: the state keeps everything), 0 exactly on <bos> (a = 2·MUTE,
+    # g = -MUTE): a launch starts from an empty machine whatever ran before it in the context
+    la.A_log.fill_(0.0)
+    la.dt_bias.fill_(-MUTE)
+    la.in_proj_a.weight[:, spec.space["tok.kind"]["BOS"]] = 2 * MUTE
     la.norm.weight.fill_(1.0)
     W, C = _Acc(la.in_proj_qkv.weight), la.conv1d.weight  # rows: q (nk*dk) | k (nk*dk) | v (nk*m*dv)
     Z, O = _Acc(la.in_proj_z.weight), _Acc(la.out_proj.weight)

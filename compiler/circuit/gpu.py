@@ -39,6 +39,8 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     for L in layers:
         for kh in L.heads:
             check_head(L, kh, HEADS_PER_KEY, DK, DV)
+        if L.heads:  # <bos> empties every state (checkpoint._fill_mixer's decay)
+            L.reads.append("tok.kind")
     for L in layers[1:]:
         L.doc = L.doc or "; ".join(dict.fromkeys(h.name.split(".")[0] for h in L.heads)) or "MLP only"
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,

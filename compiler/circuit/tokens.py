@@ -16,7 +16,7 @@ from compiler.circuit.layers import BALLAST_CHANNELS, Lin
 from compiler.circuit.protocol import FIELDS, PARAMS, SLOTS_PER_BLOCK, Vocab, constant_names
 from compiler.circuit.space import Space
 
-KINDS = ("special", "GO", "END", "EXEC", "BAR", "I", "F", "R", "P", "M", "K", "S", "B")
+KINDS = ("special", "BOS", "GO", "END", "EXEC", "BAR", "I", "F", "R", "P", "M", "K", "S", "B")
 ADDR_KINDS = ("I", "R", "M", "K")
 NONE = "-"
 CONSTANTS = constant_names()
@@ -86,6 +86,8 @@ def embedding(space: Space, word: str) -> Lin:
     kind, _, rest = word.partition(".")
     if word in ("GO", "END"):
         kind = word
+    elif word == "<bos>":  # starts a launch: resets every state (checkpoint.fill_mixer's decay)
+        kind = "BOS"
     elif kind[:1] == "B" and kind[1:].isdigit():
         kind = "B"
     elif kind not in KINDS:
