@@ -28,7 +28,8 @@ Weights (:func:`build_merged`), by construction:
 * **LM head, untied.** Base ids: the base's LM head (its embedding if tied) on its channels.
   Circuit ids: the circuit's rows, plus ``−LM_MUTE`` on the flag, so they get no mass on text.
 * **Tokenizer.** The base's, with the circuit's tokens added as special tokens named
-  ``TOKEN_FORMAT`` at ids from the base's ``vocab_size`` on; base ids are unchanged.
+  ``TOKEN_FORMAT`` at ids from the base's ``vocab_size`` on (fillers for rows without a token
+  before them); base ids are unchanged.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ LM_MUTE = 2.0 ** 16
 TOKEN_FORMAT = "<|qgpu:{}|>"
 """The name of a circuit token in a merged tokenizer: ``END``, ``GO``, ``R``... are ordinary BPE
 tokens of a real vocabulary, so the circuit's names are wrapped."""
+UNUSED_FORMAT = "<|qgpu:unused.{}|>"
+"""Filler tokens for a base's rows that its tokenizer leaves without a token (``_write_tokenizer``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -200,16 +203,30 @@ def _base_layer(layer, W, pre: str, b: dict, s: Shape, off: int, anchor: int, no
 
 
 def _write_tokenizer(base: Path, out: Path, vocab: list[str], first: int) -> None:
+    """The base's tokenizer with the circuit's tokens added as special tokens at ids ``first``,
+    ``first + 1``... ``tokenizers`` numbers added tokens consecutively after the ones it has
+    (the ``id`` written in tokenizer.json is not honoured), so a base whose tokenizer is smaller
+    than its ``vocab_size`` (Qwen3.5: 248,077 tokens, 248,320 rows) gets filler tokens
+    ``UNUSED_FORMAT`` for the rows between; the ids are checked after writing."""
+    from tokenizers import Tokenizer
+
     tj = json.loads((base / "tokenizer.json").read_text())
     added = tj.setdefault("added_tokens", [])
     taken = {t["content"] for t in added} | set(tj.get("model", {}).get("vocab", {}))
-    for i, name in enumerate(vocab):
-        content = TOKEN_FORMAT.format(name)
+    size = Tokenizer.from_str(json.dumps(tj)).get_vocab_size(with_added_tokens=True)
+    if size > first:
+        raise ValueError(f"{base}: the tokenizer has {size} tokens, more than the model's vocab_size {first}")
+    names = [UNUSED_FORMAT.format(i) for i in range(size, first)] + [TOKEN_FORMAT.format(n) for n in vocab]
+    for i, content in enumerate(names):
         if content in taken:
             raise ValueError(f"{base}: the tokenizer already has a token {content!r}")
-        added.append({"id": first + i, "content": content, "single_word": False, "lstrip": False,
+        added.append({"id": size + i, "content": content, "single_word": False, "lstrip": False,
                       "rstrip": False, "normalized": False, "special": True})
     (out / "tokenizer.json").write_text(json.dumps(tj, ensure_ascii=False))
+    got = Tokenizer.from_file(str(out / "tokenizer.json"))
+    bad = [n for i, n in enumerate(vocab) if got.token_to_id(TOKEN_FORMAT.format(n)) != first + i]
+    if bad:
+        raise RuntimeError(f"merged tokenizer: {len(bad)} circuit tokens off their rows, e.g. {bad[0]!r}")
     tc = json.loads((base / "tokenizer_config.json").read_text()) if (base / "tokenizer_config.json").exists() else {}
     tc.pop("added_tokens_decoder", None)
     tc.setdefault("tokenizer_class", "PreTrainedTokenizerFast")

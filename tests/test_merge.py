@@ -84,6 +84,24 @@ def test_merged_shape_keeps_the_base_and_fits_the_circuit():
         assert kw["linear_num_value_heads"] == 2 * kw["linear_num_key_heads"]
 
 
+def test_circuit_tokens_land_on_their_rows_when_the_tokenizer_is_smaller(tmp_path):
+    """Qwen3.5's tokenizer has 248,077 tokens for 248,320 rows: ``tokenizers`` numbers added
+    tokens after the last one it has, so the merge fills the rows between (here a 6-token
+    tokenizer for 10 rows) and the circuit's tokens get ids 10, 11, 12."""
+    from tokenizers import Tokenizer, models
+
+    base, out = tmp_path / "base", tmp_path / "out"
+    base.mkdir(), out.mkdir()
+    Tokenizer(models.WordLevel(vocab={w: i for i, w in enumerate("abcdef")}, unk_token="a")).save(
+        str(base / "tokenizer.json"))
+    merge._write_tokenizer(base, out, ["END", "GO", "<bos>"], 10)
+    got = Tokenizer.from_file(str(out / "tokenizer.json"))
+    assert [got.token_to_id(merge.TOKEN_FORMAT.format(n)) for n in ("END", "GO", "<bos>")] == [10, 11, 12]
+    assert got.token_to_id("f") == 5 and got.id_to_token(6) == merge.UNUSED_FORMAT.format(6)
+    with pytest.raises(ValueError, match="more than the model's vocab_size"):
+        merge._write_tokenizer(base, out, ["END"], 4)
+
+
 # --- the merged stand-in ------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
