@@ -144,7 +144,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="'hf' (default): stock transformers for both checkpoints; 'fast': engine/fast.py")
     m.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
     m.add_argument("--json", action="store_true", help="print one JSON object")
+    a = sub.add_parser("ask", help="one question to a merged checkpoint: its expression or kernel runs inside the model",
+                       description=ASK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    a.add_argument("model", metavar="MERGED", help="a merged checkpoint directory ('qgpu build --base')")
+    a.add_argument("question")
+    _chat_options(a)
+    a.add_argument("--assistant-text", action="append", metavar="TEXT",
+                   help="FORCE the assistant's text instead of letting the model write it (what a capable "
+                        "model would write: an expression, or a ```cuda block); give it twice in advanced "
+                        "mode to force the retry after an error too. Everything else runs for real.")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
     return p
+
+
+def _chat_options(p: argparse.ArgumentParser) -> None:
+    from app.chat.session import MAX_STEPS, TEXT_TOKENS
+
+    p.add_argument("--mode", choices=["normal", "advanced"], default="normal",
+                   help="normal (default): the model writes an expression (app/chat/expr.py); "
+                        "advanced: the model writes a CUDA kernel")
+    p.add_argument("--max-steps", type=_positive, default=MAX_STEPS,
+                   help=f"EXEC steps after which a launch is stopped (default {MAX_STEPS})")
+    p.add_argument("--max-text-tokens", type=_positive, default=TEXT_TOKENS,
+                   help=f"tokens the model may generate per text (default {TEXT_TOKENS})")
+    p.add_argument("--engine", choices=["fast", "hf"], default="fast")
+    p.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
 
 
 CHECK_MERGE_HELP = """Read a text with the base and with the merged checkpoint and compare their next-token
@@ -153,6 +177,19 @@ probability mass the merged model puts on circuit tokens (mean, max) and greedy 
 same for the text read after a launch (the merged model generates the kernel's launch first,
 checked against the interpreter). Exit status 1 when plain text misses a target (mean KL <= 1e-6,
 circuit mass <= 1e-6, equal tokenization); the after-launch numbers are reported, not judged.
+"""
+
+
+ASK_HELP = """Ask a merged checkpoint one question (the bridge). The model answers in Qwen3.5's chat
+template: in normal mode with an expression such as '[1, 2, 3] @ [4, 5, 6]' (each operation runs as
+a ready-made kernel from samples/), in advanced mode with a CUDA kernel in a ```cuda block (compiled
+by qgpu's kernel compiler). Every launch runs inside the same context: the model generates it, the
+result is read from its recurrent state, replayed against the interpreter token by token, and put
+back into the conversation; then the model finishes its answer.
+
+No capable model is reachable here: --assistant-text forces the assistant's text (clearly labelled
+in the output); the model's final answer is always generated. Exit status 0 when every launch was
+exact, 1 when one departed or an error remained, 2 for bad input.
 """
 
 
@@ -328,6 +365,42 @@ def cmd_check_merge(ns: argparse.Namespace) -> int:
     return 0 if r["ok"] else 1
 
 
+def cmd_ask(ns: argparse.Namespace) -> int:
+    from app.chat.session import ChatSession
+    from engine.model import GpuModel
+
+    path = Path(ns.model)
+    if not (path / "config.json").exists():
+        raise LaunchError(f"{path}: not a checkpoint directory (no config.json)")
+    _progress(f"loading {path} ({ns.engine} engine, {ns.dtype})")
+    chat = ChatSession(GpuModel(path, ns.dtype, engine=ns.engine, progress=_progress), ns.mode,
+                       max_steps=ns.max_steps, text_tokens=ns.max_text_tokens)
+    turn = chat.ask(ns.question, ns.assistant_text)
+    if ns.json:
+        print(json.dumps(turn.summary()))
+    else:
+        print(format_turn(turn))
+    return 0 if turn.exact and turn.error is None else 1
+
+
+def format_turn(turn) -> str:
+    """A turn as the terminal shows it: who wrote what, each launch, the result, the answer."""
+    lines = [f"user: {turn.question}"]
+    for text, forced in zip(turn.texts, turn.forced):
+        lines.append(f"assistant ({'FORCED with --assistant-text' if forced else 'generated'}): {text}")
+    for r in turn.launches:
+        res = "; ".join(f"{k} = {v}" for k, v in (r.result or {}).items())
+        lines.append(f"  launch {r.kernel} ({r.what}): {r.prompt_tokens} prompt + {len(r.generated)} generated "
+                     f"tokens, {r.steps} steps; read from the state: {res}; replay: {r.replay}"
+                     + ("" if r.words_ok else "; UNCLEAN WORDS"))
+    if turn.error:
+        lines.append(f"error: {turn.error}")
+    if turn.result is not None:
+        lines.append(f"tool response: {turn.result}")
+    lines.append(f"assistant (generated): {turn.answer}")
+    return "\n".join(lines)
+
+
 def _launch_for(ns: argparse.Namespace, cfg):
     from app.launching import launch_for
 
@@ -495,6 +568,8 @@ def _dispatch(ns: argparse.Namespace) -> int:
         return cmd_generate(ns)
     if ns.command == "check-merge":
         return cmd_check_merge(ns)
+    if ns.command == "ask":
+        return cmd_ask(ns)
     if ns.backend == "model":
         return cmd_run_model(ns)
     if ns.check_replay or ns.teacher_forced:

@@ -90,10 +90,13 @@ class GpuModel:
         """The ids of circuit tokens, by protocol name."""
         return self.tokenizer.convert_tokens_to_ids([self._name(n) for n in names])
 
-    def start(self, program, launch, prefix: list[int] = (), after: "ModelRun | None" = None) -> "ModelRun":
+    def start(self, program, launch, prefix: list[int] = (), after: "ModelRun | None" = None,
+              context=None) -> "ModelRun":
         """A launch, read after the token ids ``prefix`` (text, in a merged model) and after the
-        finished run ``after`` (its state and context carry over; its last token is fed first)."""
-        return ModelRun(self, prompt_tokens(program, launch, self.machine), prefix=list(prefix), after=after)
+        finished run ``after`` (its state and context carry over; its last token is fed first),
+        or in the cache ``context`` of a conversation (``prefix``: its ids not fed yet)."""
+        return ModelRun(self, prompt_tokens(program, launch, self.machine), prefix=list(prefix), after=after,
+                        context=context)
 
 
 def executor(path: Path, engine: str, dtype: str, device: str = "cpu", progress=lambda msg: None):
@@ -165,6 +168,8 @@ class ModelRun:
     """Token ids read before the prompt (text, in a merged model)."""
     after: "ModelRun | None" = None
     """A finished run this one continues (its cache, then its pending last token)."""
+    context: object = None
+    """The executor cache of a conversation this launch continues (app/chat), if any."""
 
     def __post_init__(self) -> None:
         ids = self.gpu.ids(self.prompt)
@@ -174,6 +179,9 @@ class ModelRun:
             self.cache = self.after.cache
             ids = self.after.pending + self.prefix + ids
             self.after = None  # its cache is this run's now
+        elif self.context is not None:
+            self.cache, self.context = self.context, None
+            ids = self.prefix + ids
         else:
             self.cache = self.gpu.exe.new_cache()
             ids = self.prefix + ids

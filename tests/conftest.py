@@ -84,3 +84,26 @@ def cfg3_model(spec3, gpu3):
     """(spec, model) of the 3-instructions-per-block machine for the circuit tests that run whole
     programs: the circuit (for its residual layout) and the loaded checkpoint."""
     return spec3, gpu3.model
+
+
+MERGE_MACHINE = "3:32"
+"""The machine of the merged stand-in the merge and chat tests share: 3 instructions per block and a
+32-block ROM, the machine of ``ckpt3`` (CI replays its samples); the chat's ``dot``, ``elementwise``,
+``reduce_op`` and ``sort_n`` fit its ROM. (The 2-instruction machine is smaller but departs on a
+global atomic whose address an earlier slot of the block writes: ``dot``; docs/status.md.)"""
+
+
+@pytest.fixture(scope="session")
+def merged_standin(tmp_path_factory):
+    """(base dir, merged dir): the stand-in base (engine/standin.py, trained: peaked distributions)
+    in its multimodal layout, merged with the ``MERGE_MACHINE`` circuit by ``qgpu build --base``'s
+    code; about 50 s and 8.7 GB, written once per session and deleted at its end."""
+    from compiler import merge
+    from compiler.circuit.digest import machine
+    from engine import standin
+
+    base = standin.ensure_standin_base(text_only=False) / standin.MULTIMODAL
+    out = merge.build_merged(base, tmp_path_factory.mktemp("merge") / "merged", machine(MERGE_MACHINE),
+                             progress=lambda m: None)
+    yield base, out
+    shutil.rmtree(out, ignore_errors=True)

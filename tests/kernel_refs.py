@@ -718,12 +718,54 @@ def ref_syncthreads_count(args, grid, block):
             out[i] = acc
     return {"a": a, "out": out}
 
+
+# --- the chat's ready-made kernels (app/chat/expr.py) -------------------------------------------
+
+def ref_elementwise(args, grid, block):
+    m = _copy(args, ("a", "b", "out"))
+    f = {0: add, 1: sub, 2: mul}.get(args["op"], mul)
+    for i in range(args["n"]):
+        m["out"][i] = f(m["a"][i], m["b"][i])
+    return m
+
+
+def ref_reduce_op(args, grid, block):
+    m = _copy(args, ("in", "out"))
+    vals, op = m["in"][:args["n"]], args["op"]
+    acc = m["out"][0]
+    if op == 0:
+        for v in vals:
+            acc = add(acc, v)
+    elif op == 1:
+        acc = min([acc] + vals)
+    elif op == 2:
+        acc = max([acc] + vals)
+    elif op == 3:
+        acc = add(acc, sum(v == args["x"] for v in vals))
+    m["out"][0] = acc
+    return m
+
+
+def ref_sort_n(args, grid, block):
+    m = _copy(args, ("in", "out"))
+    n = args["n"]
+    m["out"][:n] = sorted(m["in"][:n])
+    return m
+
+
+def ref_matmul_any(args, grid, block):
+    m = _copy(args, ("A", "B", "C"))
+    rows, k, p = args["m"], args["k"], args["p"]
+    for r in range(rows):
+        for c in range(p):
+            m["C"][p * r + c] = s32(sum(m["A"][k * r + j] * m["B"][p * j + c] for j in range(k)))
+    return m
+
 REFS: dict[str, Callable] = {
     "arith_mix": ref_arith_mix,
     "atomics_global": ref_atomics_global,
     "atomics_shared": ref_atomics_shared,
     "bit_ops": ref_bit_ops,
-    "shift_add": ref_shift_add,
     "byte_pack": ref_byte_pack,
     "collatz": ref_collatz,
     "div_const": ref_div_const,
@@ -732,12 +774,14 @@ REFS: dict[str, Callable] = {
     "divergence_nested": ref_divergence_nested,
     "dot": ref_dot,
     "early_return": ref_early_return,
+    "elementwise": ref_elementwise,
     "exit_before_barrier": ref_exit_before_barrier,
     "gcd": ref_gcd,
     "grid_stride": ref_grid_stride,
     "hash_mix": ref_hash_mix,
     "loop_break_continue": ref_loop_break_continue,
     "matmul": ref_matmul,
+    "matmul_any": ref_matmul_any,
     "min_max_abs": ref_min_max_abs,
     "mulhi": ref_mulhi,
     "multi_cta_ids": ref_multi_cta_ids,
@@ -748,17 +792,20 @@ REFS: dict[str, Callable] = {
     "partial_warp": ref_partial_warp,
     "popc_clz_brev": ref_popc_clz_brev,
     "prefix_sum_shared": ref_prefix_sum_shared,
+    "reduce_op": ref_reduce_op,
     "saturate_add": ref_saturate_add,
     "select_ternary": ref_select_ternary,
     "shared_reverse": ref_shared_reverse,
+    "shift_add": ref_shift_add,
     "shuffle_reduce": ref_shuffle_reduce,
     "shuffle_scan": ref_shuffle_scan,
+    "sort_n": ref_sort_n,
     "switch_case": ref_switch_case,
+    "syncthreads_count": ref_syncthreads_count,
     "tree_reduce": ref_tree_reduce,
     "unsigned_cmp": ref_unsigned_cmp,
     "vector_add": ref_vector_add,
     "votes": ref_votes,
-    "syncthreads_count": ref_syncthreads_count,
 }
 
 

@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import sys
 
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import MERGE_MACHINE as MACHINE, ROOT
 from compiler import merge
 from compiler.circuit.checkpoint import Shape
 
 pytestmark = pytest.mark.model
 
-MACHINE = "2:12"
 
 
 # --- the rules, without weights -----------------------------------------------------------------
@@ -105,16 +103,8 @@ def test_circuit_tokens_land_on_their_rows_when_the_tokenizer_is_smaller(tmp_pat
 # --- the merged stand-in ------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def merged(tmp_path_factory):
-    """(base dir, merged dir): the stand-in's multimodal layout merged with the 2:12 machine."""
-    from compiler.circuit.digest import machine
-    from engine import standin
-
-    base = standin.ensure_standin_base(text_only=False) / standin.MULTIMODAL
-    out = merge.build_merged(base, tmp_path_factory.mktemp("merge") / "merged", machine(MACHINE),
-                             progress=lambda m: None)
-    yield base, out
-    shutil.rmtree(out, ignore_errors=True)
+def merged(merged_standin):
+    return merged_standin
 
 
 def _held_out_text() -> str:

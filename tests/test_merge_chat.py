@@ -1,0 +1,184 @@
+"""The chat on a merged model (app/chat, issue 28): the expression language, and every path of a turn.
+
+Without a capable model the assistant's text is forced (``assistant_text``, labelled as such in
+every report); everything else runs for real: parsing, compiling, the model generating each launch
+in the conversation's context, the read-out from its state, the interpreter replay, the result
+going back into the context and the model's generated answer. Expected values are plain Python.
+
+The expression tests run the planned launches on the interpreter (every kernel kind, the default
+model machine); the turns run on the merged stand-in of machine 3:32 shared with test_merge.py
+(``conftest.MERGE_MACHINE``: every kernel but ``matmul_any`` fits its ROM; benchmarks/eval_chat.py
+runs the question sets on the default machine merged)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from app.chat import expr
+
+
+# --- the expression language, on the interpreter -------------------------------------------------
+
+def _interp(launch: expr.Launch) -> expr.Value:
+    from app.launching import launch_for
+    from compiler.circuit.build import MODEL_DEFAULT
+    from engine.interpreter import Interpreter
+
+    k = launch_for(str(launch.path), None, None, None, launch.args, MODEL_DEFAULT)
+    res = Interpreter(k.program, k.launch, MODEL_DEFAULT).run()
+    base, n = k.launch.layout.arrays[launch.out]
+    return launch.result([w & 0xFFFFFFFF for w in res.memory[base:base + n]])
+
+
+def _wrap(x: int) -> int:
+    return (x + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
+CASES = [  # (expression, plain-Python value, launches)
+    ("[1, 2, 3] @ [4, 5, 6]", 32, 1),
+    ("dot([-1, 7], [3, 3])", 18, 1),
+    ("sum(12, 7, 30, 5)", 54, 1),
+    ("sum([2147483647, 1])", _wrap(2147483647 + 1), 1),
+    ("min([4, -9, 2])", -9, 1),
+    ("max(4, -9, 2)", 4, 1),
+    ("count([1, 2, 1, 3, 1], 1)", 3, 1),
+    ("sort([5, -2, 9, 0, -2])", [-2, -2, 0, 5, 9], 1),
+    ("[1, 2, 3] + [10, 20, 30]", [11, 22, 33], 1),
+    ("[1, 2, 3] - 1", [0, 1, 2], 1),
+    ("3 * [1, -2]", [3, -6], 1),
+    ("[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]", [[19, 22], [43, 50]], 1),
+    ("[[1, 2, 3], [4, 5, 6]] @ [1, 0, -1]", [-2, -2], 1),
+    ("sum([1, 2, 3] * [4, 5, 6]) - 2", 30, 3),
+    ("max(sort([3, 1, 2]))", 3, 2),
+    ("sort([sum(1, 2), -4, 2 * 3])", [-4, 3, 6], 3),
+]
+
+
+@pytest.mark.parametrize("text,want,launches", CASES, ids=[c[0] for c in CASES])
+def test_expressions_run_as_launches(text, want, launches):
+    seen = []
+
+    def run(launch):
+        seen.append(launch.kernel)
+        return _interp(launch)
+
+    got = expr.evaluate(expr.parse(text), run)
+    flat = got.data[0] if not got.shape else (list(got.data) if len(got.shape) == 1 else
+                                              [list(got.data[r * got.shape[1]:(r + 1) * got.shape[1]])
+                                               for r in range(got.shape[0])])
+    assert flat == want and len(seen) == launches
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[1, 2", "column 6: expected ']'"),
+    ("sum(1, 2", "column 9: expected ')'"),
+    ("2 +", "column 4: expected a number"),
+    ("sqrt(4)", "column 1: unknown function 'sqrt'"),
+    ("x + 1", "column 1: unknown name 'x'"),
+    ("[1, 2] @ [1, 2, 3]", "column 8: '@' needs vectors of one length"),
+    ("[[1, 2], [3]]", "column 1: a matrix's rows must be vectors of numbers, all of one length"),
+    ("[[1, 2], [3, sum(4)]]", "column 1: a matrix's rows must be vectors of numbers"),
+    ("sum(1) $", "column 8: unexpected '$'"),
+    ("99999999999", "does not fit a 32-bit signed integer"),
+    ("sort([" + ", ".join(["1"] * 33) + "])", "at most 32 values"),
+    ("", "empty expression"),
+])
+def test_bad_expressions_say_what_and_where(text, message):
+    with pytest.raises(expr.ExprError) as e:
+        expr.evaluate(expr.parse(text), lambda launch: pytest.fail("no launch for a bad expression"))
+    assert message in str(e.value)
+
+
+# --- turns on the merged stand-in ---------------------------------------------------------------
+
+SQUARE = """Here it is:
+```cuda
+// qgpu: --grid 1 --block 4 a=3,1,4,1 out=zeros:4
+__global__ void square(const int* a, int* out) {
+    int t = threadIdx.x;
+    out[t] = a[t] * a[t];
+}
+```"""
+BROKEN = """```cuda
+// qgpu: --grid 1 --block 4 a=3,1,4,1 out=zeros:4
+__global__ void square(const int* a, int* out) {
+    out[threadIdx.x] = a[threadIdx.x] * b;
+}
+```"""
+RUNAWAY = """```cuda
+// qgpu: --grid 1 --block 4 a=1,1,1,1 out=zeros:4
+__global__ void spin(const int* a, int* out) {
+    int x = 0;
+    while (a[0] > 0) x += 1;
+    out[threadIdx.x] = x;
+}
+```"""
+
+
+@pytest.fixture(scope="module")
+def gpu(merged_standin):
+    from engine.model import GpuModel
+
+    return GpuModel(merged_standin[1])
+
+
+@pytest.mark.model
+def test_a_conversation_runs_its_launches_inside_the_model(gpu):
+    """Normal mode, two questions in one context: each expression's launch is generated by the model
+    after the text, read from its state, exact against the interpreter; the result goes back as a
+    tool response and the model's answer follows; a malformed expression is reported and the
+    conversation goes on."""
+    from app.chat.session import ChatSession
+
+    steps = []
+    chat = ChatSession(gpu, "normal", on_step=lambda run: steps.append(len(run.generated)))
+    t1 = chat.ask("What is [1,2,3] dot [4,5,6]?", "[1, 2, 3] @ [4, 5, 6]")
+    assert t1.forced == [True] and t1.result == "32" and t1.error is None and t1.exact
+    (r,) = t1.launches
+    assert r.kernel == "dot" and r.result == {"out": [32]} and r.replay == "exact" and r.words_ok
+    assert steps == list(range(1, len(r.generated) + 1))  # the panel saw every forward pass
+    assert "<tool_response>\n32\n</tool_response>" in chat.text and t1.answer in chat.text
+    t2 = chat.ask("And this?", "dot([1, 2, 3], [4, 5")
+    assert t2.error and "expected ']'" in t2.error and not t2.launches and t2.result is None
+    assert "error: column" in chat.text
+    t3 = chat.ask("Now [2, -3] @ [5, 7]?", "`[2, -3] @ [5, 7]`")
+    assert t3.result == "-11" and t3.exact  # a second launch in the same context, after text
+    t4 = chat.ask("Sum of the products, minus 2, and sorted?", "sort([sum([1, 2, 3] * [4, 5, 6]) - 2, 7, -1])")
+    assert [r.kernel for r in t4.launches] == ["elementwise", "reduce_op", "elementwise", "sort_n"]
+    assert t4.result == "[-1, 7, 30]" and t4.exact
+
+
+@pytest.mark.model
+def test_advanced_mode_compiles_retries_and_stops_runaways(gpu):
+    from app.chat.session import ChatSession
+
+    chat = ChatSession(gpu, "advanced", max_steps=6)
+    t = chat.ask("Square 3, 1, 4, 1.", [BROKEN, SQUARE])
+    assert t.forced == [True, True] and t.error is None and t.exact
+    assert t.launches[0].result == {"a": [3, 1, 4, 1], "out": [9, 1, 16, 1]}
+    assert "identifier \"b\" is undefined" in chat.text or "'b'" in chat.text  # the compile error went back
+    t = chat.ask("Spin.", [RUNAWAY, RUNAWAY])
+    (r,) = t.launches
+    assert not t.exact and "stopped after 6 steps" in r.replay and r.steps == 7
+    assert "(the launch is not exact: stopped after 6 steps" in t.result
+    t = chat.ask("No code.", ["I would rather not.", "Still no."])
+    assert t.error == "no CUDA kernel in the answer (write it in a ```cuda block)" and not t.launches
+
+
+@pytest.mark.model
+def test_qgpu_ask_json(merged_standin):
+    r = subprocess.run([sys.executable, "-m", "app.cli", "ask", str(merged_standin[1]), "What is [1,2,3] dot [4,5,6]?",
+                        "--assistant-text", "[1, 2, 3] @ [4, 5, 6]", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rep = json.loads(r.stdout)
+    assert rep["assistant"] == [{"text": "[1, 2, 3] @ [4, 5, 6]", "forced": True}]
+    assert rep["result"] == "32" and rep["exact"] and rep["launches"][0]["replay"] == "exact"
+    assert rep["launches"][0]["result"] == {"out": [32]} and rep["answer_generated_by"] == "the model"
+    r = subprocess.run([sys.executable, "-m", "app.cli", "ask", str(merged_standin[1]), "?", "--assistant-text",
+                        "[1, 2] @ [3]"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 1 and "error: column 8: '@' needs vectors of one length" in r.stdout
