@@ -144,6 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="'hf' (default): stock transformers for both checkpoints; 'fast': engine/fast.py")
     m.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32")
     m.add_argument("--json", action="store_true", help="print one JSON object")
+    ch = sub.add_parser("chat", help="talk to a merged checkpoint in a terminal screen with the machine's panes",
+                        description=CHAT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ch.add_argument("--model", metavar="MERGED", required=True, help="a merged checkpoint directory ('qgpu build --base')")
+    _chat_options(ch)
+    ch.add_argument("--assistant-text", action="append", metavar="TEXT",
+                    help="FORCE the assistant's text of the next question (one per question, in order; "
+                         "labelled in the conversation). /force TEXT does the same inside the chat.")
     a = sub.add_parser("ask", help="one question to a merged checkpoint: its expression or kernel runs inside the model",
                        description=ASK_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     a.add_argument("model", metavar="MERGED", help="a merged checkpoint directory ('qgpu build --base')")
@@ -177,6 +184,13 @@ probability mass the merged model puts on circuit tokens (mean, max) and greedy 
 same for the text read after a launch (the merged model generates the kernel's launch first,
 checked against the interpreter). Exit status 1 when plain text misses a target (mean KL <= 1e-6,
 circuit mass <= 1e-6, equal tokenization); the after-launch numbers are reported, not judged.
+"""
+
+
+CHAT_HELP = """Talk to a merged checkpoint: a conversation in Qwen3.5's chat template, an input line, and
+the debugger's machine panes (warps, registers, memory, tokens) updating live while each launch
+runs inside the model, one forward pass at a time. /help lists the commands (/mode, /reset, /panel,
+/force, /debug opens the last launch in qgpu-debug, /quit). See 'qgpu ask --help' for how a turn runs.
 """
 
 
@@ -383,6 +397,19 @@ def cmd_ask(ns: argparse.Namespace) -> int:
     return 0 if turn.exact and turn.error is None else 1
 
 
+def cmd_chat(ns: argparse.Namespace) -> int:
+    from app.chat.tui import ChatApp
+    from engine.model import GpuModel
+
+    path = Path(ns.model)
+    if not (path / "config.json").exists():
+        raise LaunchError(f"{path}: not a checkpoint directory (no config.json)")
+    ChatApp(lambda progress: GpuModel(path, ns.dtype, engine=ns.engine, progress=progress), mode=ns.mode,
+            forced=ns.assistant_text, model_dir=str(path), engine=ns.engine, dtype=ns.dtype,
+            max_steps=ns.max_steps, text_tokens=ns.max_text_tokens).run()
+    return 0
+
+
 def format_turn(turn) -> str:
     """A turn as the terminal shows it: who wrote what, each launch, the result, the answer."""
     lines = [f"user: {turn.question}"]
@@ -570,6 +597,8 @@ def _dispatch(ns: argparse.Namespace) -> int:
         return cmd_check_merge(ns)
     if ns.command == "ask":
         return cmd_ask(ns)
+    if ns.command == "chat":
+        return cmd_chat(ns)
     if ns.backend == "model":
         return cmd_run_model(ns)
     if ns.check_replay or ns.teacher_forced:

@@ -1,8 +1,8 @@
 """The GPU inside a Qwen3.5 base (compiler/merge.py, issue 26), on the stand-in base
 (engine/standin.py: trained, so its distributions are peaked and KL means something).
 
-The merged checkpoint is built once (the 2-instruction, 12-block machine; about 50 s and 8.7 GB
-on 2 CPU cores) from the stand-in's *multimodal* layout (the harder of the two: ``text_config``,
+The merged checkpoint is built once per session (``conftest.merged_standin``: the 3-instruction,
+32-block machine) from the stand-in's *multimodal* layout (the harder of the two: ``text_config``,
 ``model.language_model.`` tensor names). The expected numbers are computed here with plain
 ``transformers`` and float64 arithmetic, independently of ``engine/merge_check.py``; launches are
 checked token by token against the interpreter."""
@@ -207,7 +207,7 @@ def test_launch_after_text_is_exact(merged, dtype):
     assert {w.value for w in pcs.values() if w.written} == {EXIT}
 
 
-@pytest.mark.parametrize("between", ["Text between the launches.", ""])
+@pytest.mark.parametrize("between", ["Text between the launches.", pytest.param("", marks=pytest.mark.full)])
 def test_second_launch_after_text(merged, between):
     """Launch, text, another kernel's launch (and two launches back to back): text leaves the
     machine's state exactly as the launch left it, and ``<bos>`` empties the machine, so the second

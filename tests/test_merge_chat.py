@@ -148,9 +148,17 @@ def test_a_conversation_runs_its_launches_inside_the_model(gpu):
     assert "error: column" in chat.text
     t3 = chat.ask("Now [2, -3] @ [5, 7]?", "`[2, -3] @ [5, 7]`")
     assert t3.result == "-11" and t3.exact  # a second launch in the same context, after text
-    t4 = chat.ask("Sum of the products, minus 2, and sorted?", "sort([sum([1, 2, 3] * [4, 5, 6]) - 2, 7, -1])")
-    assert [r.kernel for r in t4.launches] == ["elementwise", "reduce_op", "elementwise", "sort_n"]
-    assert t4.result == "[-1, 7, 30]" and t4.exact
+
+
+@pytest.mark.model
+@pytest.mark.full
+def test_a_nested_expression_is_four_launches_in_one_turn(gpu):
+    from app.chat.session import ChatSession
+
+    chat = ChatSession(gpu, "normal")
+    t = chat.ask("Sum of the products, minus 2, and sorted?", "sort([sum([1, 2, 3] * [4, 5, 6]) - 2, 7, -1])")
+    assert [r.kernel for r in t.launches] == ["elementwise", "reduce_op", "elementwise", "sort_n"]
+    assert t.result == "[-1, 7, 30]" and t.exact
 
 
 @pytest.mark.model
@@ -164,7 +172,8 @@ def test_advanced_mode_compiles_retries_and_stops_runaways(gpu):
     assert "identifier \"b\" is undefined" in chat.text or "'b'" in chat.text  # the compile error went back
     t = chat.ask("Spin.", [RUNAWAY, RUNAWAY])
     (r,) = t.launches
-    assert not t.exact and "stopped after 6 steps" in r.replay and r.steps == 7
+    assert not t.exact and r.replay.startswith("stopped after 6 steps (--max-steps); the interpreter stops")
+    assert r.steps == 7
     assert "(the launch is not exact: stopped after 6 steps" in t.result
     t = chat.ask("No code.", ["I would rather not.", "Still no."])
     assert t.error == "no CUDA kernel in the answer (write it in a ```cuda block)" and not t.launches
@@ -182,3 +191,41 @@ def test_qgpu_ask_json(merged_standin):
     r = subprocess.run([sys.executable, "-m", "app.cli", "ask", str(merged_standin[1]), "?", "--assistant-text",
                         "[1, 2] @ [3]"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 1 and "error: column 8: '@' needs vectors of one length" in r.stdout
+
+
+@pytest.mark.model
+def test_chat_screen_shows_the_launch_live_and_offers_debug(gpu, merged_standin):
+    """``qgpu chat``'s screen (Textual pilot, 120x40): a question with a forced expression; the
+    conversation shows who wrote what and the result read from the state; the debugger's panes got
+    the launch's frames (the last one at END); /debug names the last launch for qgpu-debug."""
+    import asyncio
+
+    from app.chat.tui import ChatApp
+    from textual.widgets import RichLog
+
+    async def go():
+        app = ChatApp(lambda progress: gpu, forced=["[1, 2, 3] @ [4, 5, 6]"], model_dir=str(merged_standin[1]))
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(600):
+                if app.chat is not None:
+                    break
+                await pilot.pause(0.1)
+            await pilot.click("#input")
+            await pilot.press(*"What is [1,2,3] dot [4,5,6]?", "enter")
+            await pilot.pause(0.5)
+            for _ in range(1200):
+                if not app.busy:
+                    break
+                await pilot.pause(0.1)
+            log = "\n".join(str(line.text) for line in app.query_one(RichLog).lines)
+            assert "assistant (FORCED text): [1, 2, 3] @ [4, 5, 6]" in log
+            assert "read from the state: out = [32]" in log.replace("\n", " ") and "exact" in log
+            assert app.frame is not None and app.frame.done and app.frame.tokens[-1] == "END"
+            cmd = app.debug_command()
+            assert cmd[2:5] == ["app.debug", str(ROOT / "samples" / "dot.cu"), "a=1,2,3"] and "--model" in cmd
+            await pilot.press(*"/help", "enter")
+            await pilot.pause(0.2)
+            log = "\n".join(str(line.text) for line in app.query_one(RichLog).lines)
+            assert "/debug" in log and "/mode normal|advanced" in log
+
+    asyncio.run(go())

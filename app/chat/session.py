@@ -61,6 +61,8 @@ class LaunchReport:
     """``exact`` or what departed (the first differing token, an interpreter fault, a stop)."""
     file: str = ""
     run: object = field(default=None, repr=False)
+    launch: object = field(default=None, repr=False)
+    """The app.launching.KernelLaunch (for /debug)."""
 
     @property
     def exact(self) -> bool:
@@ -103,13 +105,17 @@ class ChatSession:
     """The context of one conversation on a merged checkpoint loaded as ``gpu`` (engine.model.GpuModel)."""
 
     def __init__(self, gpu, mode: str = "normal", *, max_steps: int = MAX_STEPS, text_tokens: int = TEXT_TOKENS,
-                 on_step: Callable[[object], None] = lambda run: None, workdir: Path | None = None):
+                 on_step: Callable[[object], None] = lambda run: None, workdir: Path | None = None,
+                 on_launch: Callable[[object, object], Callable[[], str] | None] = lambda run, k: None):
         if mode not in MODES:
             raise ValueError(f"mode {mode!r}: one of {', '.join(MODES)}")
         if "merge" not in gpu.layout:
             raise QgpuError(f"{gpu.path}: not a merged checkpoint (build one with 'qgpu build --base BASE --out DIR')")
         self.gpu, self.mode = gpu, mode
         self.max_steps, self.text_tokens, self.on_step = max_steps, text_tokens, on_step
+        self.on_launch = on_launch
+        """Called when a launch starts with (run, app.launching.KernelLaunch); may return the function
+        that makes one forward pass (the chat screen steps a debugger session for its panes)."""
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="qgpu-chat-"))
         tok = gpu.tokenizer
         self.stop = {i for i in (tok.convert_tokens_to_ids("<|im_end|>"), tok.eos_token_id) if i is not None}
@@ -187,8 +193,9 @@ class ChatSession:
         except RuntimeFault as e:
             want, replay = None, f"the interpreter stops: {e.message}"
         steps = 0
+        step = self.on_launch(run, k) or run.step
         while not run.done:
-            tok = run.step()
+            tok = step()
             steps += tok.startswith("EXEC")
             self.on_step(run)
             if want is not None and replay is None and run.generated[-1:] != want[len(run.generated) - 1:len(run.generated)]:
@@ -211,7 +218,7 @@ class ChatSession:
                       for w in words[layout[n][0]:layout[n][0] + layout[n][1]]] for n in names}
         ok = all(w.ok for n in names for w in words[layout[n][0]:layout[n][0] + layout[n][1]])
         return LaunchReport(what, Path(file).stem, list(args), len(run.prompt), list(run.generated), steps,
-                            result, ok, replay or "exact", str(file), run)
+                            result, ok, replay or "exact", str(file), run, k)
 
     def _run_expression(self, node: expr.Node, turn: Turn) -> expr.Value:
         def run(l: expr.Launch) -> expr.Value:

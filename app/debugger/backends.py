@@ -85,9 +85,10 @@ class Keyframes:
 class ModelBackend:
     kind = "model"
 
-    def __init__(self, gpu, program, launch, every: int = 4, budget: int = 512 << 20):
+    def __init__(self, gpu, program, launch, every: int = 4, budget: int = 512 << 20, run=None):
+        """``run``: a launch already started elsewhere (the chat's, inside its conversation)."""
         self.gpu = gpu
-        self.run = gpu.start(program, launch)
+        self.run = run or gpu.start(program, launch)
         self.prompt = self.run.prompt
         self.label = f"model {gpu.path.name} ({gpu.dtype})"
         self.layout = gpu.layout
