@@ -37,6 +37,8 @@ def main() -> None:
     ap.add_argument("--device", default="cpu", help="where the forward passes run: cpu (default) or cuda")
     ap.add_argument("--engine", default="fast", choices=["fast", "hf"])
     ap.add_argument("--generate", action="store_true", help="generate (batched) instead of teacher forcing")
+    ap.add_argument("--batch", type=int, default=0, help="with --generate: launches stepped together (default: "
+                    "all; 1 for a merged checkpoint, whose live full-attention layers need equal lengths)")
     ap.add_argument("samples", nargs="*", help="sample names or .cu paths (default: every sample)")
     ns = ap.parse_args()
     gpu = GpuModel(str(ensure_checkpoint(ns.model)), ns.dtype, ns.device, engine=ns.engine)
@@ -73,14 +75,19 @@ def main() -> None:
         report(name, h, run, want, res, run.force(want), time.perf_counter() - t0)
     if pending:
         t0 = time.perf_counter()
-        for _, _, run, _, _ in pending:
-            run.step()
-        bads = step_together([p[2] for p in pending], [p[3] for p in pending], 10**7)
+        bads = []
+        size = ns.batch or len(pending)
+        for i in range(0, len(pending), size):
+            group = pending[i:i + size]
+            for _, _, run, _, _ in group:
+                run.step()
+            bads += step_together([p[2] for p in group], [p[3] for p in group], 10**7)
         dt = time.perf_counter() - t0
         for (name, h, run, want, res), bad in zip(pending, bads):
             report(name, h, run, want, res, bad, None)
         n = sum(len(p[2].generated) for p in pending)
-        print(f"\n{len(pending)} launches, {n} generated tokens in {dt:.0f} s (prompts included), all stepped together")
+        how = "all stepped together" if size >= len(pending) else f"stepped {size} at a time"
+        print(f"\n{len(pending)} launches, {n} generated tokens in {dt:.0f} s (prompts included), {how}")
 
 
 def report(name, h, run, want, res, bad, dt) -> None:

@@ -184,14 +184,14 @@ class ChatSession:
 
         cfg = self.gpu.machine
         k = launch_for(str(file), None, None, None, args, cfg)
-        run = self.gpu.start(k.program, k.launch, prefix=self.pending, context=self.cache)
-        self.pending = []
-        try:
+        try:  # the reference first: an error here leaves the context untouched
             want = trace_tokens(Interpreter(k.program, k.launch, dataclasses.replace(cfg, max_steps=self.max_steps))
                                 .run().trace)
             replay = None
         except RuntimeFault as e:
             want, replay = None, f"the interpreter stops: {e.message}"
+        run = self.gpu.start(k.program, k.launch, prefix=self.pending, context=self.cache)
+        self.pending = []
         steps = 0
         step = self.on_launch(run, k) or run.step
         while not run.done:
