@@ -184,6 +184,12 @@ class ChatSession:
 
         cfg = self.gpu.machine
         k = launch_for(str(file), None, None, None, args, cfg)
+        from compiler.circuit.gpu import unsupported
+
+        missing = unsupported(k.program, k.launch)
+        if missing:  # the model would depart: refuse, like every model backend
+            raise QgpuError(f"{Path(file).name}: the GPU in this model does not run {', '.join(missing)} "
+                            f"(machine {cfg.block.max_instrs} instructions x {cfg.rom_blocks} blocks)")
         try:  # the reference first: an error here leaves the context untouched
             want = trace_tokens(Interpreter(k.program, k.launch, dataclasses.replace(cfg, max_steps=self.max_steps))
                                 .run().trace)
