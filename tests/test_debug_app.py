@@ -252,6 +252,13 @@ def test_continue_stops_where_the_model_departs():
     assert stop.kind == "mismatch" and s.pos == i + 1
     f = s.frame(stop)
     assert f.departure == i and f.tokens[i] == wrong and f.expected == tokens[i]
+    # the diff pane: the departure on top, and never "equal" beside it (the recorded state matches)
+    from app.debugger.widgets.data import DiffPane
+
+    pane = DiffPane()
+    text = pane.draw(f, 40, 100).plain
+    assert f"TOKEN {i}: model {wrong}" in text and "equal" not in text and "but the launch departs" in text
+    assert "PROBLEM" in pane.title_for(f)
     s.back_finish()
     assert s.cont().kind == "mismatch" and s.pos == i + 1  # again after going back
     s.breakpoints.on_mismatch = False

@@ -167,8 +167,12 @@ class DiffPane(Pane):
             out.append(f"? {lw.where}: margin {lw.margin:.2f} (low)\n", style="bold white on red")
         if f.ref is not None and not f.mismatches and not f.lows:
             w = f.kernel.warps
-            out.append(f"✓ equal: registers, predicates and pcs of {w} warp{'s' * (w != 1)}, "
-                       f"{f.kernel.cfg.mem_words} memory words\n", style="bold green")
+            what = f"registers, predicates and pcs of {w} warp{'s' * (w != 1)}, {f.kernel.cfg.mem_words} memory words"
+            if f.departure is not None or f.fault:  # never "equal" beside a departure
+                out.append(f"the decoded state matches ({what}), but the launch departs (above)\n",
+                           style="bold yellow")
+            else:
+                out.append(f"✓ equal: {what}\n", style="bold green")
         lines = out.split("\n")
         if len(lines) > height:
             keep = Text("\n").join(lines[:height - 1])
