@@ -506,9 +506,10 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
         raise LaunchError(f"the model did not end the launch within {limit} tokens")
     steps, _ = parse_trace(run.generated)
     words = run.memory()
-    bad = [w for w, word in enumerate(words) if not word.ok]
+    bad = run.low_margins()
     if bad:
-        print(f"qgpu: error: memory words {bad} decode with a low margin (corrupt state)", file=sys.stderr)
+        print(f"qgpu: error: {len(bad)} codes of the state read with a failed margin (corrupt state): "
+              + "; ".join(bad[:8]) + (f"; … {len(bad) - 8} more" if len(bad) > 8 else ""), file=sys.stderr)
         return 4
     arrays = {}
     for p in prog.params:

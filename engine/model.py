@@ -9,8 +9,9 @@ recurrent one). After each step the caller can read:
 * the token (a protocol word, see compiler/circuit/protocol.py);
 * registers and memory **decoded** from the cache's recurrent states: each bit of a word
   is a pair of state entries (set, clear); the bit is whichever is larger, and the
-  margin ``|set − clear| / amplitude`` must be at least ``MARGIN`` or the word is flagged
-  as corrupt. Nothing is computed from the values: the host only reassembles bits.
+  margin (1 − 2 × the largest deviation of an entry from its clean codeword, in units of the
+  amplitude) must be at least ``MARGIN`` or the word is flagged as corrupt — a code too large,
+  too small or between codewords. Nothing is computed from the values: the host only reassembles bits.
 """
 
 from __future__ import annotations
@@ -353,6 +354,25 @@ class ModelRun:
         S, base = self._rows("memory")
         return [_word(S[base, w] + S[base + 1, w]) for w in range(self.gpu.machine.mem_words)]
 
+    def low_margins(self) -> list[str]:
+        """Every decoded code whose read-out margin fails (too large, too small or between
+        codewords), as "what: margin": memory words, registers and predicates of every warp, pcs,
+        and the ROM. Empty: the state reads cleanly."""
+        cfg = self.gpu.machine
+        out = [f"memory word {a}: margin {w.margin:.2f}" for a, w in enumerate(self.memory()) if not w.ok]
+        for warp in range(cfg.max_warps):
+            out += [f"register r{r} of warp {warp} lane {lane}: margin {w.margin:.2f}"
+                    for (lane, r), w in self.registers(warp=warp).items() if not w.ok]
+            out += [f"predicate p{p} of warp {warp} lane {lane}: margin {w.margin:.2f}"
+                    for (lane, p), w in self.predicates(warp).items() if not w.ok]
+        out += [f"pc of warp {w} lane {lane}: margin {wd.margin:.2f}" for (w, lane), wd in self.pcs().items()
+                if not wd.ok]
+        try:
+            self.rom()
+        except ValueError as e:
+            out.append(str(e))
+        return out
+
     # --- snapshots (the debugger's reverse stepping, engine/snapshot.py) ----------------------
     def snapshot(self) -> "RunSnapshot":
         """The run's exact state now: the cache (everything it holds), the pending input and how
@@ -453,20 +473,28 @@ def _cache_argument(model) -> str:
 
 
 def _onehot(row: torch.Tensor, values: list[int]) -> Word:
-    """Decode a one-hot code: the value of the largest entry; margin = how far it stands above
-    the runner-up (1.0 = clean). An all-zero row was never written."""
+    """Decode a one-hot code: the value of the largest entry. Its margin is measured both ways,
+    against the nearest clean codeword (1 at that entry, 0 elsewhere): ``1 − 2·(largest
+    deviation)``, so 1.0 is clean and an entry a quarter off — too large, too small, or a second
+    entry rising — falls below ``MARGIN``. An all-zero row was never written."""
     x = row / VAMP
     if float(x.abs().max()) < 1e-3:
         return Word(0, 1.0, False)
-    top = torch.topk(x, 2)
-    return Word(values[int(top.indices[0])], float(top.values[0] - top.values[1]), True)
+    top = int(x.argmax())
+    code = torch.zeros_like(x)
+    code[top] = 1.0
+    return Word(values[top], 1.0 - 2.0 * float((x - code).abs().max()), True)
 
 
 def _word(row: torch.Tensor) -> Word:
-    """Decode 32 bit pairs (set, clear) into a word: nearest codeword per bit, with its margin."""
-    pairs = row[:64].reshape(32, 2)
-    if float(pairs.abs().max()) < 1e-3 * VAMP:
+    """Decode 32 bit pairs (set, clear) into a word: the nearest codeword per bit, (1, 0) or (0, 1)
+    times ``VAMP``. The margin is measured both ways, ``1 − 2·(largest deviation of an entry from
+    its codeword)``: 1.0 is clean, and a code too large, too small or between codewords by a
+    quarter falls below ``MARGIN``. A row below 1e-3 everywhere was never written (reads 0)."""
+    pairs = row[:64].reshape(32, 2) / VAMP
+    if float(pairs.abs().max()) < 1e-3:
         return Word(0, 1.0, False)  # never written: reads as 0
-    diff = (pairs[:, 0] - pairs[:, 1]) / VAMP
-    bits = (diff > 0).long().tolist()
-    return Word(sum(b << t for t, b in enumerate(bits)), float(diff.abs().min()), True)
+    bits = (pairs[:, 0] > pairs[:, 1]).to(pairs.dtype)
+    code = torch.stack([bits, 1 - bits], dim=1)
+    dev = float((pairs - code).abs().max())
+    return Word(sum(int(b) << t for t, b in enumerate(bits.tolist())), 1.0 - 2.0 * dev, True)

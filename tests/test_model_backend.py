@@ -249,6 +249,21 @@ def test_teacher_forcing_in_small_chunks(gpu):
     assert run.generated[:k] == want[:k] and run.generated[k] == want[k]
 
 
+def test_low_margins_name_a_code_too_large(gpu):
+    """A clean launch reads with no failed margin; a register's bit pair scaled by 1.4 (still far
+    apart, so the old |set - clear| rule passed it) is named by ``low_margins`` — what ``qgpu run
+    --backend model`` prints before exiting with status 4."""
+    prog, launch, res = _sample("samples/dot.cu")
+    run = gpu.start(prog, launch)
+    assert run.force(trace_tokens(res.trace)) is None and run.low_margins() == []
+    loc = gpu.layout["state"]["registers"]
+    base = loc["head"] * gpu.layout["state"]["heads_per_key"]
+    S = run.cache.layers[loc["layer"]].recurrent_states[0][0]
+    S[base + 2, 4, :2] *= 1.4  # lane 1's first head, register r4, bit 0's pair
+    bad = run.low_margins()
+    assert len(bad) == 1 and bad[0].startswith("register r4 of warp 0 lane 1: margin 0.20"), bad
+
+
 def test_launches_back_to_back_in_one_context(gpu):
     """Two launches in one context: ``<bos>`` empties the machine (docs/circuit.md, "State
     writes"), so the second launch, whose prompt writes only its non-zero ROM fields and memory
