@@ -168,6 +168,7 @@ def test_advanced_mode_compiles_retries_and_stops_runaways(gpu):
     chat = ChatSession(gpu, "advanced", max_steps=6)
     t = chat.ask("Square 3, 1, 4, 1.", [BROKEN, SQUARE])
     assert t.forced == [True, True] and t.error is None and t.exact
+    assert "identifier" in t.try_errors[0] and t.try_errors[1] is None  # the first try's error, then a run
     assert t.launches[0].result == {"a": [3, 1, 4, 1], "out": [9, 1, 16, 1]}
     assert "identifier \"b\" is undefined" in chat.text or "'b'" in chat.text  # the compile error went back
     t = chat.ask("Spin.", [RUNAWAY, RUNAWAY])
@@ -187,10 +188,11 @@ def test_qgpu_ask_json(merged_standin):
     rep = json.loads(r.stdout)
     assert rep["assistant"] == [{"text": "[1, 2, 3] @ [4, 5, 6]", "forced": True}]
     assert rep["result"] == "32" and rep["exact"] and rep["launches"][0]["replay"] == "exact"
+    assert rep["try_errors"] == [None] and rep["error"] is None
     assert rep["launches"][0]["result"] == {"out": [32]} and rep["answer_generated_by"] == "the model"
     r = subprocess.run([sys.executable, "-m", "app.cli", "ask", str(merged_standin[1]), "?", "--assistant-text",
                         "[1, 2] @ [3]"], cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 1 and "error: column 8: '@' needs vectors of one length" in r.stdout
+    assert r.returncode == 1 and "error (sent back to the model): column 8: '@' needs vectors of one length" in r.stdout
 
 
 @pytest.mark.model

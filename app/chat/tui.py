@@ -147,16 +147,16 @@ class ChatApp(App[None]):
         self.frame = frame
 
     def _show_turn(self, turn) -> None:
-        for text, forced in zip(turn.texts, turn.forced):
+        for text, forced, err in zip(turn.texts, turn.forced, turn.try_errors):
             who = "[bold magenta]assistant (FORCED text)[/]" if forced else "[bold green]assistant[/]"
             self._say(f"{who}: {escape(text)}")
+            if err:
+                self._say(f"  [red]error (sent back to the model):[/] {escape(err)}")
         for r in turn.launches:
             res = "; ".join(f"{k} = {v}" for k, v in (r.result or {}).items())
             mark = "[green]exact[/]" if r.exact else f"[bold red]NOT EXACT: {escape(r.replay)}[/]"
             self._say(f"  [cyan]launch[/] {escape(r.what)} ({r.kernel}.cu): {r.prompt_tokens} + "
                       f"{len(r.generated)} tokens, {r.steps} steps, read from the state: {escape(res)}; {mark}")
-        if turn.error:
-            self._say(f"  [red]error:[/] {escape(turn.error)}")
         if turn.result is not None:
             self._say(f"  [cyan]tool response:[/] {escape(turn.result)}")
         self._say(f"[bold green]assistant[/]: {escape(turn.answer)}")
