@@ -245,12 +245,22 @@ class Launch:
     def path(self) -> Path:
         return SAMPLES / f"{self.kernel}.cu"
 
-    def result(self, words: list[int]) -> Value:
-        """The result from the ``out`` array's words (unsigned 32-bit, as read from the state)."""
+    @property
+    def size(self) -> int:
+        """Words of the result."""
         n = 1
         for d in self.shape:
             n *= d
-        return Value(tuple(w - (1 << 32) if w > INT_MAX else w for w in words[:n]), self.shape)
+        return n
+
+    def result(self, words: list[int]) -> Value:
+        """The result from the ``out`` array's words (unsigned 32-bit, as read from the state)."""
+        return Value(tuple(signed(w) for w in words[:self.size]), self.shape)
+
+
+def signed(word: int) -> int:
+    """A 32-bit word (0..2**32-1) as the signed integer the language shows."""
+    return word - (1 << 32) if word > INT_MAX else word
 
 
 def _arg(name: str, v: Value) -> str:

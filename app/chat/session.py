@@ -223,8 +223,7 @@ class ChatSession:
         words = run.memory()
         layout = k.launch.layout.arrays
         names = out or list(layout)
-        result = {n: [w.value - (1 << 32) if w.value > expr.INT_MAX else w.value
-                      for w in words[layout[n][0]:layout[n][0] + layout[n][1]]] for n in names}
+        result = {n: [expr.signed(w.value) for w in words[layout[n][0]:layout[n][0] + layout[n][1]]] for n in names}
         ok = all(w.ok for n in names for w in words[layout[n][0]:layout[n][0] + layout[n][1]])
         return LaunchReport(what, Path(file).stem, list(args), len(run.prompt), list(run.generated), steps,
                             result, ok, replay or "exact", str(file), run, k)
@@ -236,7 +235,7 @@ class ChatSession:
             if rep.replay != "exact" or not rep.words_ok:
                 raise QgpuError(f"the launch of {l.what} is not exact: {rep.replay}"
                                 + ("" if rep.words_ok else "; unclean words in the state"))
-            return l.result([v & 0xFFFFFFFF for v in rep.result[l.out]])
+            return expr.Value(tuple(rep.result[l.out][:l.size]), l.shape)  # already signed
 
         return expr.evaluate(node, run)
 
