@@ -412,20 +412,7 @@ def cmd_chat(ns: argparse.Namespace) -> int:
 
 def format_turn(turn) -> str:
     """A turn as the terminal shows it: who wrote what, each launch, the result, the answer."""
-    lines = [f"user: {turn.question}"]
-    for text, forced, err in zip(turn.texts, turn.forced, turn.try_errors):
-        lines.append(f"assistant ({'FORCED with --assistant-text' if forced else 'generated'}): {text}")
-        if err:
-            lines.append(f"error (sent back to the model): {err}")
-    for r in turn.launches:
-        res = "; ".join(f"{k} = {v}" for k, v in (r.result or {}).items())
-        lines.append(f"  launch {r.kernel} ({r.what}): {r.prompt_tokens} prompt + {len(r.generated)} generated "
-                     f"tokens, {r.steps} steps; read from the state: {res}; replay: {r.replay}"
-                     + ("" if r.words_ok else "; UNCLEAN WORDS"))
-    if turn.result is not None:
-        lines.append(f"tool response: {turn.result}")
-    lines.append(f"assistant (generated): {turn.answer}")
-    return "\n".join(lines)
+    return "\n".join([f"user: {turn.question}"] + [f"{label}: {text}" for _, label, text in turn.lines()])
 
 
 def _launch_for(ns: argparse.Namespace, cfg):

@@ -96,6 +96,25 @@ class Turn:
     def exact(self) -> bool:
         return all(r.exact for r in self.launches)
 
+    def lines(self) -> list[tuple[str, str, str]]:
+        """The turn as shown after the question, (role, label, text) per line; roles: assistant,
+        forced, error, launch, launch-bad, tool (``qgpu ask`` prints them, the chat screen styles them)."""
+        out = []
+        for text, forced, err in zip(self.texts, self.forced, self.try_errors):
+            out.append(("forced", "assistant (FORCED text)", text) if forced else ("assistant", "assistant", text))
+            if err:
+                out.append(("error", "  error (sent back to the model)", err))
+        for r in self.launches:
+            res = "; ".join(f"{k} = {v}" for k, v in (r.result or {}).items())
+            verdict = "exact" if r.exact else f"NOT EXACT: {r.replay}" + ("" if r.words_ok else "; unclean words")
+            out.append(("launch" if r.exact else "launch-bad", "  launch",
+                        f"{r.what} ({r.kernel}.cu): {r.prompt_tokens} + {len(r.generated)} tokens, {r.steps} steps, "
+                        f"read from the state: {res}; {verdict}"))
+        if self.result is not None:
+            out.append(("tool", "  tool response", self.result))
+        out.append(("assistant", "assistant", self.answer))
+        return out
+
     def summary(self) -> dict:
         return {"question": self.question, "mode": self.mode,
                 "assistant": [{"text": t, "forced": f} for t, f in zip(self.texts, self.forced)],

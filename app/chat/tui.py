@@ -36,6 +36,9 @@ COMMANDS = {
     "/quit": "leave",
 }
 PANES = ((WarpTable, "warps"), (RegistersPane, "registers"), (MemoryPane, "memory"), (TokenPane, "tokens"))
+STYLES = {"assistant": "bold green", "forced": "bold magenta", "error": "red", "launch": "cyan",
+          "launch-bad": "bold red", "tool": "cyan"}
+"""Markup per role of ``Turn.lines``."""
 FRAME_EVERY = 0.1
 """Seconds between pane updates during a launch (the last pass is always shown)."""
 
@@ -147,19 +150,8 @@ class ChatApp(App[None]):
         self.frame = frame
 
     def _show_turn(self, turn) -> None:
-        for text, forced, err in zip(turn.texts, turn.forced, turn.try_errors):
-            who = "[bold magenta]assistant (FORCED text)[/]" if forced else "[bold green]assistant[/]"
-            self._say(f"{who}: {escape(text)}")
-            if err:
-                self._say(f"  [red]error (sent back to the model):[/] {escape(err)}")
-        for r in turn.launches:
-            res = "; ".join(f"{k} = {v}" for k, v in (r.result or {}).items())
-            mark = "[green]exact[/]" if r.exact else f"[bold red]NOT EXACT: {escape(r.replay)}[/]"
-            self._say(f"  [cyan]launch[/] {escape(r.what)} ({r.kernel}.cu): {r.prompt_tokens} + "
-                      f"{len(r.generated)} tokens, {r.steps} steps, read from the state: {escape(res)}; {mark}")
-        if turn.result is not None:
-            self._say(f"  [cyan]tool response:[/] {escape(turn.result)}")
-        self._say(f"[bold green]assistant[/]: {escape(turn.answer)}")
+        for role, label, text in turn.lines():
+            self._say(f"[{STYLES[role]}]{escape(label)}[/]: {escape(text)}")
 
     # --- input ----------------------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
