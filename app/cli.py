@@ -12,9 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from app.launching import exit_status
+from app.launching import add_machine_option, checkpoint_for, exit_status, machine_for
 from compiler.errors import LaunchError
-from compiler.circuit.build import MODEL_DEFAULT
 from compiler.circuit.dims import MAX_ROM_BLOCKS
 from compiler.machine.config import DEFAULT
 from compiler.machine.semantics import s32
@@ -69,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--kernel", help="kernel to compile when the file has several")
     c.add_argument("--no-ptx", action="store_true", help="print only the block listing")
     c.add_argument("--json", action="store_true", help="print the program as JSON")
+    add_machine_option(c)
+    c.add_argument("--model", metavar="DIR", help="compile for this checkpoint's machine")
 
     r = sub.add_parser("run", help="run a kernel and print its output arrays", description=RUN_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what executes the launch: 'interp' = the reference interpreter, 'model' = the "
                         "GPU checkpoint (a Qwen3.5 model; one forward pass per token)")
     r.add_argument("--model", metavar="DIR", help="checkpoint directory for --backend model (default: the "
-                   "cached build of the default machine, built on first use; see 'qgpu build')")
+                   "cached build of --machine, built on first use; see 'qgpu build'); with --backend interp, "
+                   "run on its machine")
+    add_machine_option(r)
     r.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32",
                    help="dtype the checkpoint is loaded in (--backend model)")
     r.add_argument("--device", default="cpu",
@@ -121,13 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description=BUILD_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--out", metavar="DIR", help="where to write it (default: the model cache, "
                    "$QGPU_MODELS or ~/.cache/qgpu/models)")
-    b.add_argument("--max-instrs", type=_positive, default=MODEL_DEFAULT.block.max_instrs,
-                   help=f"instructions per block of the machine the circuit implements (default "
-                        f"{MODEL_DEFAULT.block.max_instrs}); fewer makes a smaller, faster model and more, "
-                        "shorter blocks")
-    b.add_argument("--rom-blocks", type=_positive, default=MODEL_DEFAULT.rom_blocks,
-                   help=f"program ROM size in blocks (default {MODEL_DEFAULT.rom_blocks}, at most {MAX_ROM_BLOCKS}); a kernel "
-                        "with more blocks than this keeps the machine's own div/rem, which the circuit lacks")
+    b.add_argument("--machine", metavar="N:B", default=DEFAULT.name,
+                   help=f"the machine the circuit implements: N instructions per block, a B-block ROM (default "
+                        f"{DEFAULT.name}; B at most {MAX_ROM_BLOCKS}). Fewer instructions make a smaller, faster "
+                        "model and more, shorter blocks; a kernel with more blocks than B keeps the machine's "
+                        "own div/rem, which the circuit lacks")
     b.add_argument("--base", metavar="BASE", help="merge: put the circuit in front of this Qwen3.5 checkpoint's "
                    "layers (a local directory or a hub id; text-only or multimodal); --out is then required")
 
@@ -278,8 +279,9 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     from compiler.errors import CompileError
     from compiler.kernel_compiler import compile_file
 
+    cfg = machine_for(ns.model, ns.machine)
     try:
-        prog = compile_file(ns.file, ns.kernel)
+        prog = compile_file(ns.file, ns.kernel, cfg)
     except CompileError as e:
         if e.ptx and not ns.json and not ns.no_ptx:  # CUDA compiled: show the PTX the error points into
             print(f"// ===== PTX of {ns.file} =====")
@@ -295,8 +297,9 @@ def cmd_compile(ns: argparse.Namespace) -> int:
         print(prog.ptx.rstrip())
         print()
     print(f"; ===== machine blocks: kernel {prog.kernel} =====")
-    print(f"; {len(prog.blocks)} of {DEFAULT.rom_blocks} ROM blocks, {prog.regs_used} of "
-          f"{DEFAULT.usable_regs} registers, {prog.preds_used} of {DEFAULT.preds} predicates, "
+    print(f"; for {cfg.describe()}")
+    print(f"; {len(prog.blocks)} of {cfg.rom_blocks} ROM blocks, {prog.regs_used} of "
+          f"{cfg.usable_regs} registers, {prog.preds_used} of {cfg.preds} predicates, "
           f"{prog.shared_words} shared words per CTA, {prog.local_words} local words per thread")
     if prog.spill_words:
         print(f"; {prog.spill_words} values spilled to local memory: they did not fit in the registers")
@@ -312,7 +315,7 @@ def cmd_compile(ns: argparse.Namespace) -> int:
 def cmd_run(ns: argparse.Namespace) -> int:
     from engine.interpreter import Interpreter
 
-    prog, launch, grid, block = _launch_for(ns, DEFAULT)
+    prog, launch, grid, block = _launch_for(ns, machine_for(ns.model, ns.machine))
     interp = Interpreter(prog, launch, max_steps=ns.max_steps)
     result = _run_with_progress(interp)
     arrays = {}
@@ -342,13 +345,13 @@ def _progress(msg: str) -> None:
 
 
 def cmd_build(ns: argparse.Namespace) -> int:
-    from compiler.circuit.build import build_checkpoint, model_machine
+    from compiler.circuit.build import build_checkpoint
 
-    if ns.rom_blocks > MAX_ROM_BLOCKS:
-        print(f"qgpu build: error: --rom-blocks {ns.rom_blocks}: the circuit holds at most {MAX_ROM_BLOCKS} "
-              "blocks (a lane's pc entry is one value head)", file=sys.stderr)
+    cfg = machine_for(None, ns.machine)
+    if cfg.rom_blocks > MAX_ROM_BLOCKS:
+        print(f"qgpu build: error: --machine {ns.machine}: the circuit holds at most {MAX_ROM_BLOCKS} "
+              "ROM blocks (a lane's pc entry is one value head)", file=sys.stderr)
         return 2
-    cfg = model_machine(ns.max_instrs, ns.rom_blocks)
     if ns.base:
         from compiler.merge import build_merged
 
@@ -443,7 +446,6 @@ def _check_device(device: str) -> None:
 
 def cmd_run_model(ns: argparse.Namespace) -> int:
     """Run a launch on the GPU checkpoint; with --check-replay, against the interpreter."""
-    from compiler.circuit.build import ensure_checkpoint
     from compiler.circuit.protocol import parse_trace, trace_tokens
     from engine.interpreter import Interpreter
     from engine.model import GpuModel
@@ -451,7 +453,7 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
     from compiler.circuit.gpu import unsupported
 
     _check_device(ns.device)
-    path = ensure_checkpoint(ns.model, progress=_progress)
+    path = checkpoint_for(ns.model, ns.machine, _progress)
     gpu = GpuModel(path, ns.dtype, ns.device, engine=ns.engine, progress=_progress)
     prog, launch, grid, block = _launch_for(ns, gpu.machine)
     missing = unsupported(prog, launch)

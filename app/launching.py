@@ -1,6 +1,8 @@
 """Compile a kernel file and build its launch: shared by ``qgpu run`` and ``qgpu-debug``.
 
-Launch configuration and arguments not given come from the file's ``// qgpu:`` header.
+Launch configuration and arguments not given come from the file's ``// qgpu:`` header. Every command
+picks its machine the same way (:func:`machine_for`): a checkpoint's (``--model DIR``), else
+``--machine N:B``, else the default machine (``compiler/machine/config.py``).
 """
 
 from __future__ import annotations
@@ -11,9 +13,50 @@ from dataclasses import dataclass
 from typing import Callable
 
 from compiler.errors import LaunchError, QgpuError
-from compiler.machine.config import MachineConfig
+from compiler.machine.config import DEFAULT, MachineConfig, parse_machine
 from compiler.machine.isa import Program
 from engine.launch import Launch
+
+
+MACHINE_HELP = (f"the machine to compile for, N:B = N instructions per block, a B-block ROM (default "
+                f"{DEFAULT.name}, the default checkpoint's; with --model, the checkpoint's machine)")
+
+
+def add_machine_option(p) -> None:
+    p.add_argument("--machine", metavar="N:B", help=MACHINE_HELP)
+
+
+def machine_for(model: str | os.PathLike | None, machine: str | None) -> MachineConfig:
+    """The machine a command works on: the checkpoint's (``--model``), else ``--machine``, else the
+    default. Both given and different: refused (the checkpoint implements one machine)."""
+    try:
+        asked = parse_machine(machine) if machine else None
+    except ValueError as e:
+        raise LaunchError(f"--machine: {e}") from None
+    if model is None:
+        return asked or DEFAULT
+    import json
+    from pathlib import Path
+
+    from compiler.circuit.build import LAYOUT
+    from compiler.machine.config import machine_from_json, same_machine
+
+    layout = Path(model) / LAYOUT
+    if not layout.is_file():
+        raise LaunchError(f"{model} is not a qgpu checkpoint (no {LAYOUT}); build one with 'qgpu build --out {model}'")
+    cfg = machine_from_json(json.loads(layout.read_text())["machine"])
+    if asked is not None and not same_machine(asked, cfg):
+        raise LaunchError(f"--machine {machine} but --model {model} implements {cfg.describe()}; give one of them")
+    return cfg
+
+
+def checkpoint_for(model: str | None, machine: str | None, progress: Callable[[str], None]):
+    """The checkpoint directory of ``--model``, else the cached build of ``--machine`` (default: the
+    default machine), built on first use."""
+    from compiler.circuit.build import ensure_checkpoint
+
+    cfg = machine_for(model, machine)
+    return ensure_checkpoint(model, cfg, progress=progress)
 
 
 @dataclass

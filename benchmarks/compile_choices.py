@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import compiler.kernel_compiler as kc  # noqa: E402
 import compiler.trace_cost as tc  # noqa: E402
-from compiler.circuit.build import MODEL_DEFAULT as CFG  # noqa: E402
+from compiler.machine.config import DEFAULT as CFG  # noqa: E402
 from compiler.circuit.protocol import trace_tokens  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402
 from engine.launch import build_launch, parse_assignments, read_header  # noqa: E402

@@ -3,7 +3,7 @@ weights written).
 
 Counts parameters on the meta device from the config the circuit compiler emits.
 Run: python benchmarks/model_size.py [N[:B] ...]   (default: 3:32 4 8; B defaults to the default
-checkpoint's ROM, compiler.circuit.build.MODEL_DEFAULT)
+checkpoint's ROM, compiler.machine.config.DEFAULT)
 
 With ``--base CONFIG.json`` (a Qwen3.5 ``config.json``, e.g. docs/qwen35/qwen3.5-2b.json): the
 base alone and the base merged with the default checkpoint's circuit (``compiler/merge.py``: the
@@ -19,15 +19,16 @@ import torch  # noqa: E402
 from transformers import AutoModelForCausalLM, Qwen3_5TextConfig  # noqa: E402
 
 from compiler.circuit.gpu import build_spec  # noqa: E402
-from compiler.circuit.build import MODEL_DEFAULT, model_machine  # noqa: E402
+from compiler.machine.config import DEFAULT, parse_machine  # noqa: E402
 
 
-def main(ns: list[tuple[int, int]]) -> None:
+def main(machines: list[str]) -> None:
     print("| instrs/block | ROM blocks | layers (DeltaNet + zero attention) | hidden | intermediate | key/value heads "
           "| parameters | float32 size |")
     print("|---|---|---|---|---|---|---|---|")
-    for n, blocks in ns:
-        cfg = model_machine(n, blocks)
+    for name in machines:
+        cfg = parse_machine(name)
+        n, blocks = cfg.block.max_instrs, cfg.rom_blocks
         spec = build_spec(cfg)
         kw = spec.config_kwargs()
         with torch.device("meta"):
@@ -51,11 +52,11 @@ def merged(base_path: str) -> None:
     from compiler.merge import merged_config, merged_shape, text_config
 
     base = json.loads(Path(base_path).read_text())
-    spec = build_spec(MODEL_DEFAULT)
+    spec = build_spec(DEFAULT)
     b = {k: v for k, v in text_config(base).items() if not k.startswith("_")}
     s = merged_shape(spec, b)
-    print(f"base: {base_path}; circuit: the default checkpoint's machine ({MODEL_DEFAULT.block.max_instrs} "
-          f"instructions per block, {MODEL_DEFAULT.rom_blocks} blocks)")
+    print(f"base: {base_path}; circuit: the default checkpoint's machine ({DEFAULT.block.max_instrs} "
+          f"instructions per block, {DEFAULT.rom_blocks} blocks)")
     print(f"merged shape: {s.nk} key heads x {s.m} value heads, dk {s.dk}, dv {s.dv}, conv {s.conv}, "
           f"intermediate {s.intermediate}")
     print("| model | layers | hidden | vocab | parameters | bfloat16 size |")
@@ -72,4 +73,4 @@ if __name__ == "__main__":
         merged(sys.argv[2])
         sys.exit(0)
     args = sys.argv[1:] or ["3:32", "4", "8"]
-    main([(int(a.partition(":")[0]), int(a.partition(":")[2] or MODEL_DEFAULT.rom_blocks)) for a in args])
+    main(args)

@@ -24,7 +24,7 @@ from compiler.machine import semantics  # noqa: E402
 from compiler.machine.isa import Op  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402
 from engine.launch import build_launch, parse_assignments, read_header  # noqa: E402
-from compiler.circuit.build import MODEL_DEFAULT  # noqa: E402
+from compiler.machine.config import DEFAULT  # noqa: E402
 
 BF16_BOUND = 191
 MUL_OPS = (Op.MUL, Op.MULHI_S, Op.MULHI_U)
@@ -68,10 +68,10 @@ def main() -> None:
     for path in files:
         try:
             h = read_header(path)
-            prog = compile_file(path, h.kernel, MODEL_DEFAULT)
-            launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), MODEL_DEFAULT)
+            prog = compile_file(path, h.kernel, DEFAULT)
+            launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), DEFAULT)
             seen.clear()
-            Interpreter(prog, launch, MODEL_DEFAULT).run()
+            Interpreter(prog, launch, DEFAULT).run()
         except QgpuError as e:
             print(f"| {path} | not run: {str(e).splitlines()[0]} | | | |")
             continue

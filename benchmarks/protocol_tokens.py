@@ -1,7 +1,7 @@
 """Prompt and trace lengths of every sample under the token protocol (compiler/circuit/protocol.py).
 
 The trace is the interpreter's, encoded: what the model must generate token for token. The
-machine is the default checkpoint's (compiler.circuit.build.MODEL_DEFAULT: 4 instructions per
+machine is the default checkpoint's (compiler.circuit.build.DEFAULT: 4 instructions per
 block). Run: python benchmarks/protocol_tokens.py
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from compiler.circuit.build import MODEL_DEFAULT as CFG  # noqa: E402
+from compiler.machine.config import DEFAULT as CFG  # noqa: E402
 from compiler.circuit.protocol import CircuitLimit, prompt_tokens, trace_tokens  # noqa: E402
 from compiler.kernel_compiler import compile_file  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from compiler.circuit.build import MODEL_DEFAULT as CFG  # noqa: E402
+from compiler.machine.config import DEFAULT as CFG  # noqa: E402
 from compiler.circuit.protocol import parse_trace, trace_tokens, value_tokens  # noqa: E402
 from compiler.kernel_compiler import compile_file  # noqa: E402
 from engine.interpreter import Interpreter  # noqa: E402

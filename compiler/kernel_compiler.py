@@ -155,7 +155,7 @@ def compile_ptx_kernel(pk: PtxKernel, params: list[ParamInfo], cfg: MachineConfi
         programs.append(mark_temps(Program(
             kernel=pk.name, blocks=blocks, params=params, shared_words=shared_words,
             local_words=spill_at // 4 + spill_words, spill_words=spill_words, regs_used=regs_used,
-            preds_used=preds_used, shared_symbols=shared_offsets, cuda_line_of=cuda_of)))
+            preds_used=preds_used, shared_symbols=shared_offsets, cuda_line_of=cuda_of, machine=cfg)))
     return min(programs, key=estimated_tokens)  # the first (no rematerialisation) on a tie
 
 

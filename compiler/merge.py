@@ -241,17 +241,18 @@ def build_merged(base: str | Path, out: str | Path, cfg=None, progress: Callable
     from transformers import Qwen3_5TextConfig
 
     from compiler.atomic import atomic_dir
-    from compiler.circuit.build import LAYOUT, MODEL_DEFAULT, fingerprint, state_map
+    from compiler.circuit.build import LAYOUT, fingerprint, state_map
     from compiler.circuit.checkpoint import _norm_weight, constant_embedding, fill_layer, layout_json
     from compiler.circuit.execute import Schedule
     from compiler.circuit.gpu import build_spec
+    from compiler.machine.config import DEFAULT
     from engine.fast import _Tensors
 
     base = Path(base)
     if not (base / "config.json").exists():
         from huggingface_hub import snapshot_download  # a hub id: plain from_pretrained-style loading
         base = Path(snapshot_download(str(base)))
-    cfg = cfg or MODEL_DEFAULT
+    cfg = cfg or DEFAULT
     b = text_config(json.loads((base / "config.json").read_text()))
     W = _Tensors(base, torch.float32)
     progress("computing the circuit")

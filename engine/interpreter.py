@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from compiler.errors import RuntimeFault
 from compiler.machine import semantics
-from compiler.machine.config import DEFAULT, MachineConfig
+from compiler.machine.config import DEFAULT, MachineConfig, check_same_machine
 from compiler.machine.isa import (
     Barrier, Block, Branch, Exit, Imm, Instr, Jump, Op, Pred, Program, Reg,
 )
@@ -104,9 +104,11 @@ class Result:
 class Interpreter:
     """Steps a launch one ``EXEC`` at a time (the debugger steps it too)."""
 
-    def __init__(self, program: Program, launch: Launch, cfg: MachineConfig = DEFAULT,
+    def __init__(self, program: Program, launch: Launch, cfg: MachineConfig | None = None,
                  max_steps: int | None = None):
         assert launch.layout is not None
+        cfg = cfg or program.machine or DEFAULT  # the machine the program was compiled for
+        check_same_machine(program.machine, cfg, f"kernel '{program.kernel}'")
         self.p, self.launch, self.cfg = program, launch, cfg
         self.layout = launch.layout
         self.max_steps = max_steps or cfg.max_steps
@@ -475,5 +477,5 @@ class Interpreter:
                    for x in self.warps for k in range(self.cfg.lanes))
 
 
-def run(program: Program, launch: Launch, cfg: MachineConfig = DEFAULT, max_steps: int | None = None) -> Result:
+def run(program: Program, launch: Launch, cfg: MachineConfig | None = None, max_steps: int | None = None) -> Result:
     return Interpreter(program, launch, cfg, max_steps).run()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.errors import LaunchError
-from compiler.machine.config import DEFAULT, MachineConfig
+from compiler.machine.config import DEFAULT, MachineConfig, check_same_machine
 from compiler.machine.isa import Program
 
 HEADER_TAG = "// qgpu:"
@@ -163,7 +163,10 @@ def read_header(path: str | Path) -> SampleHeader:
 
 
 def build_launch(program: Program, grid: int, block: int, raw_args: dict[str, str],
-                 cfg: MachineConfig = DEFAULT) -> Launch:
+                 cfg: MachineConfig | None = None) -> Launch:
+    """The launch of ``program`` on ``cfg`` (default: the machine it was compiled for)."""
+    cfg = cfg or program.machine or DEFAULT
+    check_same_machine(program.machine, cfg, f"kernel '{program.kernel}'")
     if grid < 1 or block < 1:
         raise LaunchError(f"--grid and --block must be at least 1 (got grid {grid}, block {block})")
     warps_per_cta = -(-block // cfg.lanes)

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from compiler.circuit.build import LAYOUT, machine_from_json
+from compiler.circuit.build import LAYOUT
+from compiler.machine.config import machine_from_json
 from compiler.circuit.protocol import prompt_tokens
 from compiler.circuit.layers import VAMP
 from compiler.circuit.words import REG_ROWS
@@ -95,7 +96,11 @@ class GpuModel:
               context=None) -> "ModelRun":
         """A launch, read after the token ids ``prefix`` (text, in a merged model) and after the
         finished run ``after`` (its state and context carry over; its last token is fed first),
-        or in the cache ``context`` of a conversation (``prefix``: its ids not fed yet)."""
+        or in the cache ``context`` of a conversation (``prefix``: its ids not fed yet). A program
+        compiled for another machine than the checkpoint's is refused (LaunchError)."""
+        from compiler.machine.config import check_same_machine
+
+        check_same_machine(program.machine, self.machine, f"kernel '{program.kernel}'")
         return ModelRun(self, prompt_tokens(program, launch, self.machine), prefix=list(prefix), after=after,
                         context=context)
 

@@ -7,19 +7,18 @@ prediction differs (empty: every token right).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 
 import pytest
 import torch
 
 from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
-from compiler.machine.config import DEFAULT
+from compiler.machine.config import parse_machine
 from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, ParamInfo, Program, Reg
 from engine.interpreter import Interpreter
 from engine.launch import build_launch
 
-CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+CFG3 = parse_machine("3:32")
 
 FULL = os.environ.get("QGPU_FULL", "") == "1"
 """``QGPU_FULL=1``: run every model launch the tests define. Without it, tests marked ``full`` are

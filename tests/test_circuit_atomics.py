@@ -81,14 +81,14 @@ def _incdec_reference() -> tuple[list[int], list[int]]:
     return cnt, out
 
 
-@pytest.mark.parametrize("cfg", ["CFG3", "MODEL_DEFAULT"])
+@pytest.mark.parametrize("cfg", ["CFG3", "DEFAULT"])
 def test_inc_and_dec_run_in_two_or_three_serial_parts(cfg):
     """``atom.inc``/``atom.dec`` need 5 and 7 instructions: more than one block of the tests'
     machine (3) or the default checkpoint's (4). Their parts go downwards, each the warp's lowest
     block, so one lane's whole read-modify-write runs before the next lane's."""
-    from compiler.circuit.build import MODEL_DEFAULT
+    from compiler.machine.config import DEFAULT
 
-    machine = {"CFG3": CFG3, "MODEL_DEFAULT": MODEL_DEFAULT}[cfg]
+    machine = {"CFG3": CFG3, "DEFAULT": DEFAULT}[cfg]
     prog, launch = compile_launch(INCDEC, machine)
     assert not any(i.op.value == "atom" for b in prog.blocks for i in b.instrs)  # all expanded
     parts = [b for b in prog.blocks if b.serial]

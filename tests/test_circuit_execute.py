@@ -8,19 +8,18 @@ every EXEC position, the result of each slot that writes a register must equal t
 interpreter's final value of that register, for every lane that ran.
 """
 
-import dataclasses
 
 import pytest
 import torch
 
 from compiler.circuit.protocol import Vocab, prompt_tokens, trace_tokens
-from compiler.machine.config import DEFAULT
+from compiler.machine.config import parse_machine
 from compiler.machine.isa import Block, Exit, Imm, Instr, Jump, Op, ParamInfo, Program, Reg
 from engine.interpreter import Interpreter
 from engine.launch import build_launch
 
 
-CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+CFG3 = parse_machine("3:32")
 
 
 def R(n):

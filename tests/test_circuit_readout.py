@@ -10,7 +10,7 @@ expected chain is written out here with torch's own casts and the formula of tra
 import pytest
 import torch
 
-from compiler.circuit.build import MODEL_DEFAULT
+from compiler.machine.config import DEFAULT
 from compiler.circuit.checkpoint import readout
 from compiler.circuit.layers import VAMP
 
@@ -42,6 +42,6 @@ def test_readout_is_a_power_of_two_exact_in_both_dtypes(nnz):
 def test_every_nnz_of_the_circuit_is_listed():
     from compiler.circuit.gpu import build_spec
 
-    spec = build_spec(MODEL_DEFAULT)
+    spec = build_spec(DEFAULT)
     used = {vh.nnz for L in spec.layers for kh in L.heads for vh in kh.values if vh.read_scale is None}
     assert used <= set(NNZ)

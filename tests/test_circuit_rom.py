@@ -12,12 +12,13 @@ from circuit_support import mini_spec
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
 from compiler.circuit.protocol import FIELDS, SLOTS_PER_BLOCK, Vocab, encode_rom, prompt_tokens
 from compiler.kernel_compiler import compile_file
-from compiler.circuit.build import MODEL_DEFAULT
-from compiler.machine.config import DEFAULT
+from compiler.machine.config import DEFAULT, SEED
 from engine.launch import build_launch, parse_assignments, read_header
 
 
-BIG = MODEL_DEFAULT
+SMALL = SEED
+"""The seed's machine (32 ROM blocks)."""
+BIG = DEFAULT
 """The default checkpoint's machine (60 ROM blocks): switch_case's expanded divisions need 34 blocks."""
 
 
@@ -31,12 +32,12 @@ def _rom_layers(blocks):
 
 @pytest.fixture(scope="module")
 def specs():
-    return {DEFAULT: mini_spec(1, _rom_layers(DEFAULT.rom_blocks)), BIG: mini_spec(1, _rom_layers(BIG.rom_blocks), cfg=BIG)}
+    return {SMALL: mini_spec(1, _rom_layers(SMALL.rom_blocks), cfg=SMALL), BIG: mini_spec(1, _rom_layers(BIG.rom_blocks), cfg=BIG)}
 
 
-@pytest.mark.parametrize("path,dtype,cfg", [("samples/dot.cu", torch.float32, DEFAULT),
-                                            ("samples/byte_pack.cu", torch.float32, DEFAULT),
-                                            ("samples/dot.cu", torch.bfloat16, DEFAULT),
+@pytest.mark.parametrize("path,dtype,cfg", [("samples/dot.cu", torch.float32, SMALL),
+                                            ("samples/byte_pack.cu", torch.float32, SMALL),
+                                            ("samples/dot.cu", torch.bfloat16, SMALL),
                                             ("samples/switch_case.cu", torch.float32, BIG)])
 def test_exec_fetches_every_field_of_its_block(specs, path, dtype, cfg):
     spec = specs[cfg]
@@ -44,7 +45,7 @@ def test_exec_fetches_every_field_of_its_block(specs, path, dtype, cfg):
     if cfg is BIG:
         assert len(prog.blocks) > 32, "the test wants blocks beyond a 32-block ROM"
     h = read_header(path)
-    launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args))
+    launch = build_launch(prog, h.grid, h.block, parse_assignments(h.args), cfg)
     toks = prompt_tokens(prog, launch, cfg)
     order = list(range(len(prog.blocks)))[::-1]  # fetch in reverse, then block 0 again
     toks += [f"EXEC.{b}.0.15" for b in order + [0]]

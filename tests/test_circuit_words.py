@@ -16,6 +16,7 @@ from compiler.circuit.layers import LayerSpec
 from compiler.circuit.protocol import Vocab, constant_names, lane_value_tokens, value_tokens
 from compiler.circuit.space import Space
 from compiler.circuit.tokens import add_token_groups, all_embeddings, const_row
+from compiler.machine.config import DEFAULT as CFG
 from compiler.circuit.words import (constants_file, memory_file, register_file, value_group, word_keys)
 
 CONSTS = constant_names()
@@ -23,9 +24,9 @@ CONST_ROWS = {r: r for r in sorted({const_row(n) for n in CONSTS})}
 
 
 def _spec():
-    vocab = Vocab()
+    vocab = Vocab(CFG)
     space = Space("residual")
-    add_token_groups(space, 4)
+    add_token_groups(space, CFG.lanes, CFG.rom_blocks)
     L0 = build_latch(space, 0)
     L1 = LayerSpec(1, "test", "word files read back at their own address tokens")
     out = {n: value_group(space, f"probe.{n}", "value read by the probe", "test", lanes=4)
@@ -91,7 +92,7 @@ def test_word_files_read_back_the_last_write(dtype):
     worst, checked = 0.0, 0
     for seed in range(3):
         toks, probes = _program(seed)
-        ids = torch.tensor([Vocab().encode(toks)])
+        ids = torch.tensor([Vocab(CFG).encode(toks)])
         with torch.no_grad():
             h = model(input_ids=ids, output_hidden_states=True).hidden_states[2][0].double()
         for pos, kind, want in probes:

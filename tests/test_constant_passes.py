@@ -113,16 +113,16 @@ def test_a_constant_that_would_close_a_full_block_opens_the_next():
     after it, which does not fit the first block; the param goes with it, so r4 is a temporary
     of the second block (nothing sends it back)."""
     from compiler.block_temps import mark_temps
-    from compiler.circuit.build import MODEL_DEFAULT
+    from compiler.machine.config import DEFAULT
     from compiler.machine.isa import Program
     from compiler.vcfg_to_blocks import split_blocks
 
-    assert MODEL_DEFAULT.block.max_instrs == 4
+    assert DEFAULT.block.max_instrs == 4
     r = [Reg(k) for k in range(6)]
     body = [Instr(Op.ADD, r[k], (r[k], Imm(1))) for k in (1, 2, 3)]
     body += [Instr(Op.PARAM, r[4], (Imm(0),)), Instr(Op.ADD, r[5], (r[4], r[1])),
              Instr(Op.ST, None, (r[2], Imm(0), r[5]), "global"), Instr(Op.ST, None, (r[3], Imm(0), r[1]), "global")]
-    blocks = split_blocks(VProgram([VBlock("b", body, Exit())]), MODEL_DEFAULT, "t.ptx")
+    blocks = split_blocks(VProgram([VBlock("b", body, Exit())]), DEFAULT, "t.ptx")
     assert [len(b.instrs) for b in blocks] == [3, 4]
     assert blocks[1].instrs[0].op is Op.PARAM
     temps = mark_temps(Program("t", blocks, [], 0, 6, 0)).blocks[1].temps

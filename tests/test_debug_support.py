@@ -5,16 +5,15 @@ command in tests/test_debug_data/README.md); the snapshot and replay tests need 
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
-from compiler.machine.config import DEFAULT
+from compiler.machine.config import parse_machine
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "test_debug_data"
 FIXTURE = DATA / "divergence_nested.qgpu-replay"
 SAMPLE = ROOT / "samples" / "divergence_nested.cu"
-CFG3 = dataclasses.replace(DEFAULT, block=dataclasses.replace(DEFAULT.block, max_instrs=3))
+CFG3 = parse_machine("3:32")
 
 
 def divergence_program():

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from compiler.machine.config import DEFAULT
+
 from app.cli import main
 from conftest import require_clang
 
@@ -225,20 +227,21 @@ def test_bad_input(capsys, monkeypatch, toolchain: str, case: Case) -> None:
 
 @pytest.mark.parametrize("toolchain", TOOLCHAINS)
 def test_too_many_rom_blocks(capsys, monkeypatch, toolchain: str) -> None:
-    """80 stores, at most two per block: at least 40 blocks, over the 32-block ROM by N - 32."""
+    """160 stores, at most two per block: at least 80 blocks, over the default machine's ROM by N - R."""
     use_toolchain(monkeypatch, toolchain)
     res = cli(capsys, "compile", BAD / "too_many_blocks.cu", "--no-ptx")
     assert_error(res, 2)
     assert_facts(res, [r"too_many_blocks\.cu", r"\bblocks?\b", r"\bROM\b"])
     nums = {int(n) for n in re.findall(r"\d+", res.err)}
-    assert 32 in nums, f"the message should give the ROM size (32){res}"
-    assert any(n >= 40 and (n - 32) in nums for n in nums), \
-        f"the message should give the blocks needed (>= 40) and how many too many (N - 32){res}"
+    R = DEFAULT.rom_blocks
+    assert R in nums, f"the message should give the ROM size ({R}){res}"
+    assert any(n >= 80 and (n - R) in nums for n in nums), \
+        f"the message should give the blocks needed (>= 80) and how many too many (N - {R}){res}"
 
 
 @pytest.mark.parametrize("toolchain", TOOLCHAINS)
 def test_too_many_registers(capsys, monkeypatch, toolchain: str) -> None:
-    """20 values + the loop counter live around the loop: >= 21 live values, 15 registers.
+    """30 values + the loop counter live around the loop: >= 31 live values, 15 registers.
 
     Spilling is tried too, but the spill code then overflows the ROM: the message
     gives the register problem first and what the spilling attempt ran into.
@@ -249,7 +252,7 @@ def test_too_many_registers(capsys, monkeypatch, toolchain: str) -> None:
     assert_facts(res, [some_location("too_many_regs"), r"register", r"spilling"])
     nums = {int(n) for n in re.findall(r"\d+", res.err)}
     assert 15 in nums, f"the message should give the register limit (15){res}"
-    assert any(n >= 21 for n in nums), f"the message should say how many values are live (>= 21){res}"
+    assert any(n >= 31 for n in nums), f"the message should say how many values are live (>= 31){res}"
 
 
 # Unsupported PTX must be reported at the CUDA line the instruction came from
@@ -388,7 +391,7 @@ def test_subprocess_fault_has_no_traceback() -> None:
 def test_build_refuses_a_rom_the_circuit_cannot_hold(capsys, tmp_path) -> None:
     """A lane's pc entry is one 64-column value head: 61 blocks at most (compiler/circuit/dims.py).
     The limit is stated before any weight is computed, and nothing is written."""
-    res = cli(capsys, "build", "--out", tmp_path / "ck", "--rom-blocks", "62")
+    res = cli(capsys, "build", "--out", tmp_path / "ck", "--machine", "4:62")
     assert_error(res, 2)
-    assert_facts(res, [r"--rom-blocks 62", r"\b61\b"])
+    assert_facts(res, [r"--machine 4:62", r"\b61\b"])
     assert not (tmp_path / "ck").exists()

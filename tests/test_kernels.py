@@ -43,9 +43,6 @@ EXPECTED_LIMITS: dict[tuple[str, str], str | tuple[int, str]] = {
     ("suite2/i64_div_const", "*"): r"64-bit 'mul\.hi\.s64' whose upper 32 bits matter is not supported",
     ("suite2/reduce_4cta_smem16", "*"): r"needs 133 words of memory but the machine has 126 \(over by 7",
     ("suite2/scan48_smem", "*"): r"needs 128 words of memory but the machine has 126 \(over by 2",
-    # clang's PTX for this state machine needs more registers and predicates than a
-    # lane has; spilled, it needs more than the 32 ROM blocks (nvcc's fits)
-    ("suite2/lexer_states", "clang"): r"more (predicate )?registers than a lane has .*ROM holds 32",
     # a run-time fault (exit status 1), not a compile-time refusal
     ("suite3/k33_activemask_conv", "*"): (1, r"__activemask: lane 4 of this 32-lane warp is in another 4-lane warp"),
     ("suite3/k41_simd_intr", "nvcc"): r"unsupported PTX instruction 'vabsdiff4",

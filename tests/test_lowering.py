@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from compiler.machine.config import DEFAULT
+
 from compiler.errors import CompileError
 from compiler.machine.isa import ParamInfo
 from ptx_helpers import OUT, compile_ptx, kernel_ptx, run_cuda, run_out
@@ -227,12 +229,13 @@ def test_many_values_fit_when_not_alive_together():
 
 
 def test_rom_overflow_is_reported():
-    # every bar.sync ends a block: 40 barriers need 41 blocks
-    body = PROLOGUE + "\n".join("add.s32 %r2, %r2, 1;\nbar.sync 0;" for _ in range(40)) + "\nret;"
+    # every bar.sync ends a block: n barriers need n + 1 blocks
+    n = DEFAULT.rom_blocks + 8
+    body = PROLOGUE + "\n".join("add.s32 %r2, %r2, 1;\nbar.sync 0;" for _ in range(n)) + "\nret;"
     ptx = kernel_ptx(body, ".param .u64 k_param_0,\n.param .u32 k_param_1")
     with pytest.raises(CompileError) as e:
         compile_ptx(ptx, OUT + X)
-    assert "needs 41 blocks but the ROM holds 32 (over by 9)" in e.value.message
+    assert f"needs {n + 1} blocks but the ROM holds {DEFAULT.rom_blocks} (over by 9)" in e.value.message
 
 
 @pytest.mark.parametrize("x", [0, 1, 0x10, 0x80000000, 0xFFFFFFFF, 0xFFFF0000, 0x7FFFFFFF])

@@ -26,11 +26,11 @@ from app.chat import expr
 
 def _interp(launch: expr.Launch) -> expr.Value:
     from app.launching import launch_for
-    from compiler.circuit.build import MODEL_DEFAULT
+    from compiler.machine.config import DEFAULT
     from engine.interpreter import Interpreter
 
-    k = launch_for(str(launch.path), None, None, None, launch.args, MODEL_DEFAULT)
-    res = Interpreter(k.program, k.launch, MODEL_DEFAULT).run()
+    k = launch_for(str(launch.path), None, None, None, launch.args, DEFAULT)
+    res = Interpreter(k.program, k.launch, DEFAULT).run()
     base, n = k.launch.layout.arrays[launch.out]
     return launch.result([w & 0xFFFFFFFF for w in res.memory[base:base + n]])
 

@@ -4,7 +4,7 @@
 Their divisions are expanded into multiply sequences (``compiler/isel_div.py``) that need more ROM
 blocks than the tests' 3-instruction, 32-block machine has, so there the kernels keep native
 ``div``/``rem``, which the circuit does not implement. On the default checkpoint's machine
-(``compiler.circuit.build.MODEL_DEFAULT``: 4 instructions, 60 blocks; ``switch_case`` needs 34)
+(``compiler.circuit.build.DEFAULT``: 4 instructions, 60 blocks; ``switch_case`` needs 34)
 they are expanded and run on the model. The checkpoint
 is built and replayed by the CLI in subprocesses (each frees its memory on exit); expected values
 come from the reference interpreter.

@@ -8,6 +8,8 @@ import glob
 
 import pytest
 
+from compiler.machine.config import DEFAULT
+
 from compiler.circuit import protocol as P
 from compiler.circuit.tokens import const_row, const_row_count
 from compiler.kernel_compiler import compile_file
@@ -51,8 +53,8 @@ def test_rom_fields_of_a_hand_written_block():
 
 
 def test_rom_limit_is_a_clear_error():
-    blocks = [Block(i, [], Jump(i + 1)) for i in range(33)]
-    with pytest.raises(P.CircuitLimit, match="32-block ROM"):
+    blocks = [Block(i, [], Jump(i + 1)) for i in range(DEFAULT.rom_blocks + 1)]
+    with pytest.raises(P.CircuitLimit, match=f"{DEFAULT.rom_blocks}-block ROM"):
         P.encode_rom(Program("k", blocks, [], 0, 0, 0))
 
 

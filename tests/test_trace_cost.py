@@ -40,7 +40,7 @@ def test_rematerialising_dot_saves_real_tokens(monkeypatch):
     """On dot the compiler keeps the rematerialised program; the interpreter's trace of it is
     shorter than the plain program's (numbers: python benchmarks/protocol_tokens.py)."""
     import compiler.kernel_compiler as kc
-    from compiler.circuit.build import MODEL_DEFAULT as CFG
+    from compiler.machine.config import DEFAULT as CFG
     from compiler.circuit.protocol import trace_tokens
     from engine.interpreter import Interpreter
     from engine.launch import build_launch, parse_assignments, read_header

@@ -7,12 +7,11 @@ file:line and exit status 2, never a traceback; 3 is a bug in qgpu (``QGPU_DEBUG
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 
-from app.launching import exit_status
+from app.launching import add_machine_option, exit_status
 from compiler.errors import LaunchError
 
 DESCRIPTION = """\
@@ -53,8 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grid", type=int, help="number of CTAs (1-D)")
     p.add_argument("--block", type=int, help="threads per CTA (1-D)")
     p.add_argument("--kernel", help="kernel to debug when the file has several")
-    p.add_argument("--model", metavar="DIR", help="GPU checkpoint directory (default: the cached build of the "
-                   "default machine, built on first use; 'qgpu build --out DIR --max-instrs 3 --rom-blocks 32' makes a small one)")
+    p.add_argument("--model", metavar="DIR", help="GPU checkpoint directory (default: the cached build of "
+                   "--machine, built on first use; 'qgpu build --out DIR --machine 3:32' makes a small one)")
+    add_machine_option(p)
     p.add_argument("--dtype", choices=["float32", "bfloat16"], default="float32",
                    help="dtype the checkpoint is loaded in (default float32)")
     p.add_argument("--engine", choices=["fast", "hf"], default="fast",
@@ -93,11 +93,11 @@ def _kernel_loader(ns: argparse.Namespace, cfg):
 
 def _model_session(ns: argparse.Namespace):
     """(loader for the app, kernel reloader, holder of what the loader built)."""
-    from compiler.circuit.build import LAYOUT, ensure_checkpoint, machine_from_json
+    from app.launching import checkpoint_for, machine_for
     from compiler.circuit.gpu import unsupported
 
-    path = ensure_checkpoint(ns.model, progress=_progress)  # the default machine: build.MODEL_DEFAULT
-    cfg = machine_from_json(json.loads((Path(path) / LAYOUT).read_text())["machine"])
+    path = checkpoint_for(ns.model, ns.machine, _progress)
+    cfg = machine_for(path, None)
     make_kernel = _kernel_loader(ns, cfg)
     kernel = make_kernel()  # compile errors end here, before the UI starts
     missing = unsupported(kernel.program, kernel.launch)

@@ -31,10 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.errors import QgpuError
-from compiler.machine.isa import (
-    Barrier, Block, Branch, Exit, Guard, Imm, Instr, Jump, Op, ParamInfo, Pred, Program, Reg,
-)
-from compiler.program_io import program_to_json
+from compiler.program_io import program_from_json, program_to_json
 
 from app.debugger.session import Kernel
 from app.debugger.state import UNWRITTEN, MachineState
@@ -237,11 +234,12 @@ def load(path: str | Path) -> Recording:
 
 
 def _kernel(hdr: dict) -> Kernel:
-    from compiler.circuit.build import machine_from_json
+    from compiler.machine.config import machine_from_json
     from engine.launch import build_launch
 
     cfg = machine_from_json(hdr["machine"])
     prog = program_from_json(hdr["program"])
+    prog.machine = prog.machine or cfg  # files written before programs carried their machine
     prog.source, prog.ptx = hdr.get("source", ""), hdr.get("ptx", "")
     prog.cuda_line_of = {int(a): int(b) for a, b in hdr.get("cuda_line_of", {}).items()}
     L = hdr["launch"]
@@ -250,49 +248,3 @@ def _kernel(hdr: dict) -> Kernel:
                   int(L["block"]))
 
 
-# --- a Program back from its JSON form (compiler/program_io.py writes it) ----------------------
-def _operand(x):
-    if isinstance(x, int):
-        return Imm(x)
-    if x.startswith("r"):
-        return Reg(int(x[1:]))
-    if x.startswith("p"):
-        return Pred(int(x[1:]))
-    raise ValueError(f"operand {x!r}")
-
-
-def _guard(g: str | None) -> Guard | None:
-    if g is None:
-        return None
-    return Guard(Pred(int(g.lstrip("!")[1:])), g.startswith("!"))
-
-
-def _term(t: dict):
-    kind = t["kind"]
-    if kind == "jump":
-        return Jump(t["target"])
-    if kind == "branch":
-        return Branch(_guard(t["guard"]), t["target"], t["fallthrough"])
-    if kind == "bar.sync":
-        return Barrier(t["target"])
-    if kind == "exit":
-        return Exit(_guard(t.get("guard")), t.get("fallthrough"))
-    raise ValueError(f"terminator {kind!r}")
-
-
-def program_from_json(d: dict) -> Program:
-    blocks = []
-    for b in d["blocks"]:
-        instrs = [Instr(Op(i["op"]), _operand(i["dst"]) if "dst" in i else None,
-                        tuple(_operand(s) for s in i["srcs"]), i.get("mod", ""), _guard(i.get("guard")),
-                        _operand(i["dst2"]) if "dst2" in i else None, i.get("ptx_line"))
-                  for i in b["instrs"]]
-        extra = {"serial": bool(b["serial"])} if b.get("serial") else {}
-        if b.get("temps"):  # files written before temporaries existed have none: every write kept
-            extra["temps"] = frozenset(_operand(x) for x in b["temps"])
-        blocks.append(Block(b["index"], instrs, _term(b["term"]), tuple(b["ptx_lines"]), tuple(b["cuda_lines"]),
-                            b.get("label", ""), **extra))
-    params = [ParamInfo(q["name"], q["type"], q["pointer"], q["unsigned"]) for q in d["params"]]
-    return Program(d["kernel"], blocks, params, d["shared_words"], d["regs_used"], d["preds_used"],
-                   d.get("local_words", 0), d.get("spill_words", 0), unroll=d.get("unroll", "default"),
-                   shared_symbols=dict(d.get("shared_symbols", {})))

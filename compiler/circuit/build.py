@@ -17,26 +17,9 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from compiler.machine.config import DEFAULT, BlockLimits, MachineConfig
+from compiler.machine.config import DEFAULT, MachineConfig, machine_to_json
 
 LAYOUT = "qgpu_layout.json"
-MODEL_DEFAULT = dataclasses.replace(DEFAULT, rom_blocks=60, block=dataclasses.replace(DEFAULT.block, max_instrs=4))
-"""The machine of the default checkpoint (``qgpu build``, the model backend and the debugger without
-``--model``): 4 instructions per block and a 60-block ROM. The interpreter's default of 8
-instructions would make a model too big to build on a 24 GiB machine (with 48 blocks: 5.2 G parameters, 19.3 GiB;
-``python benchmarks/model_size.py 8:48``); shorter blocks need more of them, and 60 blocks fit every
-kernel of the tests with its divisions expanded (``tests/suite2/vm14.cu``, ``multi_switch.cu``: 57;
-48 blocks cost 4 % fewer parameters but did not fit those). A lane's pc entry (one value head)
-holds at most ``dims.MAX_ROM_BLOCKS`` = 61 blocks."""
-
-
-def model_machine(max_instrs: int | None = None, rom_blocks: int | None = None) -> MachineConfig:
-    """The default checkpoint's machine with another block length and/or ROM size (``qgpu build
-    --max-instrs N --rom-blocks B``, ``benchmarks/model_size.py N:B``, ``digest N:B``)."""
-    return dataclasses.replace(
-        MODEL_DEFAULT, rom_blocks=MODEL_DEFAULT.rom_blocks if rom_blocks is None else rom_blocks,
-        block=dataclasses.replace(MODEL_DEFAULT.block,
-                                  max_instrs=MODEL_DEFAULT.block.max_instrs if max_instrs is None else max_instrs))
 
 
 def fingerprint(cfg: MachineConfig) -> str:
@@ -51,15 +34,8 @@ def models_dir() -> Path:
     return Path(os.environ.get("QGPU_MODELS") or Path.home() / ".cache" / "qgpu" / "models")
 
 
-def default_model_dir(cfg: MachineConfig = MODEL_DEFAULT) -> Path:
+def default_model_dir(cfg: MachineConfig = DEFAULT) -> Path:
     return models_dir() / f"gpu-{fingerprint(cfg)}"
-
-
-def machine_from_json(d: dict) -> MachineConfig:
-    d = dict(d)
-    d["block"] = BlockLimits(**d["block"])
-    d["pipeline"] = tuple(d["pipeline"])
-    return MachineConfig(**d)
 
 
 def state_map(spec, sched) -> dict:
@@ -85,7 +61,7 @@ def state_map(spec, sched) -> dict:
             "heads_per_key": spec.placed.m}
 
 
-def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_DEFAULT,
+def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = DEFAULT,
                      progress: Callable[[str], None] = lambda msg: None, spec=None) -> Path:
     """Write the checkpoint (atomically: a half-written directory is never left under ``out``).
     ``spec``: the circuit of ``cfg`` if the caller built it already (``gpu.build_spec(cfg)``)."""
@@ -97,7 +73,7 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_D
     out = Path(out) if out else default_model_dir(cfg)
     progress("computing the circuit")
     spec = spec or build_spec(cfg)
-    spec.meta = {"machine": dataclasses.asdict(cfg), "fingerprint": fingerprint(cfg),
+    spec.meta = {"machine": machine_to_json(cfg), "fingerprint": fingerprint(cfg),
                  "state": state_map(spec, Schedule(slots=cfg.block.max_instrs))}
     with atomic_dir(out) as tmp:
         progress(f"writing weights ({len(spec.layer_types())} layers, hidden {spec.hidden})")
@@ -106,7 +82,7 @@ def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = MODEL_D
     return out
 
 
-def ensure_checkpoint(path: str | Path | None, cfg: MachineConfig = MODEL_DEFAULT,
+def ensure_checkpoint(path: str | Path | None, cfg: MachineConfig = DEFAULT,
                       progress: Callable[[str], None] = lambda msg: None) -> Path:
     """The checkpoint to use: ``path`` if given, else the cached default (built on first use)."""
     if path:

@@ -9,7 +9,7 @@ sources instead, so that any edit rebuilds; a digest that did not move says the 
 weights alone.
 
 Run: python -m compiler.circuit.digest [N:B]   (N instructions per block, B ROM blocks;
-default: the default checkpoint's machine, ``build.MODEL_DEFAULT``)
+default: the default checkpoint's machine, ``compiler.machine.config.DEFAULT``)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import hashlib
 import json
 import sys
 
-from compiler.circuit.build import MODEL_DEFAULT, model_machine
+from compiler.machine.config import DEFAULT, parse_machine
 from compiler.circuit.checkpoint import CircuitSpec
 from compiler.circuit.layers import Lin
 from compiler.machine.config import MachineConfig
@@ -54,10 +54,7 @@ def spec_digest(spec: CircuitSpec) -> str:
 
 
 def machine(arg: str | None) -> MachineConfig:
-    if not arg:
-        return MODEL_DEFAULT
-    n, _, b = arg.partition(":")
-    return model_machine(int(n), int(b) if b else None)
+    return parse_machine(arg) if arg else DEFAULT
 
 
 def main(argv: list[str]) -> None:

@@ -17,13 +17,13 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "circuit.md"
 
 
 def render() -> str:
-    """The tables of the default checkpoint's machine (``build.MODEL_DEFAULT``)."""
-    from compiler.circuit.build import MODEL_DEFAULT
+    """The tables of the default checkpoint's machine (``build.DEFAULT``)."""
+    from compiler.machine.config import DEFAULT
 
-    spec = build_spec(MODEL_DEFAULT)
+    spec = build_spec(DEFAULT)
     kw = spec.config_kwargs()
-    out = [BEGIN, "", f"The default checkpoint's machine: {MODEL_DEFAULT.block.max_instrs} instructions per block, "
-           f"a {MODEL_DEFAULT.rom_blocks}-block ROM.", "",
+    out = [BEGIN, "", f"The default checkpoint's machine: {DEFAULT.block.max_instrs} instructions per block, "
+           f"a {DEFAULT.rom_blocks}-block ROM.", "",
            "### Model dimensions (what `config.json` says)", "", "| setting | value |", "|---|---|"]
     for k in ("hidden_size", "intermediate_size", "num_hidden_layers", "linear_num_key_heads",
               "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "vocab_size"):

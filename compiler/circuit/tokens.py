@@ -53,7 +53,7 @@ def add_constant_groups(space: Space) -> None:
               "exactly ANCHOR (layers.ballast); every norm weight zeroes them, nothing reads them", stage="token")
 
 
-def add_token_groups(space: Space, lanes: int, blocks: int = 32) -> None:
+def add_token_groups(space: Space, lanes: int, blocks: int) -> None:
     add_constant_groups(space)
     space.add("tok.kind", KINDS, doc="which kind of token this position holds", stage="token")
     space.add("addr.slot", tuple(range(SLOTS_PER_BLOCK)) + (NONE,), doc="I: instruction slot", stage="token")

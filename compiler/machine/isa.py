@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from compiler.machine.config import MachineConfig
 
 
 @dataclass(frozen=True)
@@ -326,6 +329,9 @@ class Program:
     unroll: str = "default"
     """How loops were compiled: ``default``, ``rolled`` or ``none`` (see kernel_compiler.UNROLL_LEVELS);
     anything but ``default`` means the kernel only fitted with less unrolling."""
+    machine: "MachineConfig | None" = None
+    """The machine the kernel compiler split the blocks for; running the program on another is refused
+    (``config.check_same_machine``). ``None`` only for programs written by hand in tests."""
 
     def listing(self) -> str:
         out = []

@@ -1,5 +1,5 @@
-// Over-size: 80 stores to 80 different words. A machine block holds at most two
-// stores, so the program needs at least 40 ROM blocks; the ROM holds 32.
+// Over-size: 160 stores to 160 different words. A machine block holds at most two
+// stores, so the program needs at least 80 ROM blocks; the ROM holds 60.
 __global__ void too_many_blocks(int* out, int v) {
     out[0] = v;  out[1] = v;  out[2] = v;  out[3] = v;  out[4] = v;
     out[5] = v;  out[6] = v;  out[7] = v;  out[8] = v;  out[9] = v;
@@ -17,4 +17,20 @@ __global__ void too_many_blocks(int* out, int v) {
     out[65] = v;  out[66] = v;  out[67] = v;  out[68] = v;  out[69] = v;
     out[70] = v;  out[71] = v;  out[72] = v;  out[73] = v;  out[74] = v;
     out[75] = v;  out[76] = v;  out[77] = v;  out[78] = v;  out[79] = v;
+    out[80] = v;  out[81] = v;  out[82] = v;  out[83] = v;  out[84] = v;
+    out[85] = v;  out[86] = v;  out[87] = v;  out[88] = v;  out[89] = v;
+    out[90] = v;  out[91] = v;  out[92] = v;  out[93] = v;  out[94] = v;
+    out[95] = v;  out[96] = v;  out[97] = v;  out[98] = v;  out[99] = v;
+    out[100] = v;  out[101] = v;  out[102] = v;  out[103] = v;  out[104] = v;
+    out[105] = v;  out[106] = v;  out[107] = v;  out[108] = v;  out[109] = v;
+    out[110] = v;  out[111] = v;  out[112] = v;  out[113] = v;  out[114] = v;
+    out[115] = v;  out[116] = v;  out[117] = v;  out[118] = v;  out[119] = v;
+    out[120] = v;  out[121] = v;  out[122] = v;  out[123] = v;  out[124] = v;
+    out[125] = v;  out[126] = v;  out[127] = v;  out[128] = v;  out[129] = v;
+    out[130] = v;  out[131] = v;  out[132] = v;  out[133] = v;  out[134] = v;
+    out[135] = v;  out[136] = v;  out[137] = v;  out[138] = v;  out[139] = v;
+    out[140] = v;  out[141] = v;  out[142] = v;  out[143] = v;  out[144] = v;
+    out[145] = v;  out[146] = v;  out[147] = v;  out[148] = v;  out[149] = v;
+    out[150] = v;  out[151] = v;  out[152] = v;  out[153] = v;  out[154] = v;
+    out[155] = v;  out[156] = v;  out[157] = v;  out[158] = v;  out[159] = v;
 }
