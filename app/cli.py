@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "is then not exercised")
     r.add_argument("--text-before", metavar="TEXT", help="a merged checkpoint ('qgpu build --base'): "
                    "read this text first, then the launch (the launch must work after text)")
+    r.add_argument("--inject", metavar="SPEC", help="--backend model: change a register of a lane or a memory "
+                   "word in the model's state before an EXEC step (fault injection; engine/faults.py): "
+                   "rN@wW.lL, mem[A] or NAME[I], then ^B (flip bit B, the default ^0) or =V, then @STEP, e.g. "
+                   "r4@w0.l2^3@5. With --check-replay the first token where the launch departs from the "
+                   "fault-free interpreter is reported (exit status 4); a fault never read leaves the output unchanged")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--trace", action="store_true", help="also print the launch trace")
     r.add_argument("--max-steps", type=_positive, default=DEFAULT.max_steps,
@@ -460,9 +465,21 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
     if missing:
         _progress(f"warning: the circuit does not implement {', '.join(missing)} yet; the model's trace "
                   "will depart from the interpreter's (--check-replay shows where)")
-    want = None
+    want = ref = None
     if ns.check_replay:
-        want = trace_tokens(Interpreter(prog, launch, gpu.machine, max_steps=ns.max_steps).run().trace)
+        ref = Interpreter(prog, launch, gpu.machine, max_steps=ns.max_steps).run()
+        want = trace_tokens(ref.trace)
+    fault = None
+    if ns.inject:
+        from engine.faults import exec_positions, inject_model, parse_fault
+
+        fault = parse_fault(ns.inject, launch, gpu.machine, len(exec_positions(want)) if want else None)
+    injected: dict = {}
+
+    def inject() -> None:
+        old, new = inject_model(run, fault)
+        injected.update(spec=fault.text, where=fault.where(), step=fault.step, old=old, new=new)
+        _progress(f"fault {fault.text}: {fault.where()} {old:#x} -> {new:#x} before EXEC step {fault.step}")
     prefix = []
     if ns.text_before:
         if "merge" not in gpu.layout:
@@ -475,12 +492,22 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
     if ns.teacher_forced:
         if want is None:
             raise LaunchError("--teacher-forced needs --check-replay (it checks the interpreter's trace)")
-        bad = run.force(want)
-        if bad is not None:
-            _report_mismatch(run.generated, want, run.prompt)
-            return 4
+        parts = [want]
+        if fault is not None:  # force up to the fault's EXEC token, inject, force the rest
+            cut = exec_positions(want)[fault.step] + 1
+            parts = [want[:cut], want[cut:]]
+        for k, part in enumerate(parts):
+            if k:
+                inject()
+            if run.force(part) is not None:
+                _report_mismatch(run.generated, want, run.prompt)
+                return 4
+    execs = sum(t.startswith("EXEC.") for t in run.generated)
     while not run.done and len(run.generated) < limit:
+        if fault is not None and not injected and execs == fault.step + 1:
+            inject()  # the pending input is this step's EXEC token: the model reads the fault with it
         tok = run.step()
+        execs += tok.startswith("EXEC.")
         n = len(run.generated)
         if show and n % 10 == 0:
             print(f"\r  model: {n} tokens", end="", file=sys.stderr, flush=True)
@@ -493,6 +520,9 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
     if not run.done:
         raise LaunchError(f"the model did not end the launch within {limit} tokens")
+    if fault is not None and not injected:
+        raise LaunchError(f"--inject {fault.text}: the launch ended after {execs} EXEC steps, before step "
+                          f"{fault.step}: the fault was never applied")
     steps, _ = parse_trace(run.generated)
     words = run.memory()
     bad = run.low_margins()
@@ -500,6 +530,13 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
         print(f"qgpu: error: {len(bad)} codes of the state read with a failed margin (corrupt state): "
               + "; ".join(bad[:8]) + (f"; … {len(bad) - 8} more" if len(bad) > 8 else ""), file=sys.stderr)
         return 4
+    if ref is not None:  # the tokens agreed; so must every memory word at the end
+        differ = [a for a, w in enumerate(words) if w.value != ref.memory[a] & 0xFFFFFFFF]
+        if differ:
+            print(f"qgpu: error: replay mismatch in the final memory: {len(differ)} words differ from the "
+                  "interpreter's: " + "; ".join(f"word {a}: model {words[a].value}, interpreter "
+                                                 f"{ref.memory[a] & 0xFFFFFFFF}" for a in differ[:8]), file=sys.stderr)
+            return 4
     arrays = {}
     for p in prog.params:
         if p.is_pointer:
@@ -511,6 +548,8 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
                "dtype": ns.dtype, "device": ns.device,
                "steps": len(steps), "tokens": len(run.generated), "prompt_tokens": len(run.prompt),
                "arrays": arrays}
+        if injected:
+            out["fault"] = injected
         if ns.check_replay:
             out["replay"] = "exact"
             out["replay_mode"] = "teacher-forced" if ns.teacher_forced else "generated"
@@ -593,8 +632,9 @@ def _dispatch(ns: argparse.Namespace) -> int:
         return cmd_run_model(ns)
     if ns.check_replay or ns.teacher_forced:
         raise LaunchError("--check-replay compares the model with the interpreter: use it with --backend model")
-    if ns.device != "cpu" or ns.dtype != "float32" or ns.engine != "fast" or ns.text_before:
-        raise LaunchError("--device, --dtype, --engine and --text-before say how the model runs: use them with --backend model")
+    if ns.device != "cpu" or ns.dtype != "float32" or ns.engine != "fast" or ns.text_before or ns.inject:
+        raise LaunchError("--device, --dtype, --engine, --text-before and --inject say how the model runs: use them "
+                          "with --backend model")
     return cmd_run(ns)
 
 

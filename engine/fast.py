@@ -405,6 +405,21 @@ class FastModel:
             full[:, torch.tensor(m.heads)[:, None, None], m.kch[:, None], m.vch] = S
         return full
 
+    def write_recurrent_state(self, cache: FastCache, layer: int, full: torch.Tensor) -> None:
+        """Replace the DeltaNet state of ``layer`` by ``full`` (the stock layout, as
+        :meth:`recurrent_state` gives it). Entries outside the kept heads and channels must be 0:
+        this engine holds no place for them (a weight that is exactly zero never reads them)."""
+        m = self.layers[layer].mixer
+        if not isinstance(m, DeltaNet) or layer not in cache.state:
+            raise ValueError(f"layer {layer} holds no DeltaNet state in this cache")
+        idx = (torch.tensor(m.heads)[:, None, None], m.kch[:, None], m.vch)
+        rest = full.clone()
+        rest[:, idx[0], idx[1], idx[2]] = 0
+        if bool(rest.any()):
+            raise ValueError(f"layer {layer}: state entries outside the heads and channels the weights use")
+        with torch.inference_mode():  # the cache's tensors are inference tensors
+            cache.state[layer][:] = full[:, idx[0], idx[1], idx[2]].to(cache.state[layer].dtype)
+
     # --- greedy generation ---------------------------------------------------------------------------
     def generate(self, ids: list[int], max_new_tokens: int, eos: int | None = None) -> list[int]:
         """Greedy continuation of ``ids`` (the prompt in one pass, then one token per pass)."""

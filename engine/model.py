@@ -134,6 +134,12 @@ class HFExecutor:
     def recurrent_state(self, cache, layer: int) -> torch.Tensor:
         return _recurrent_state(cache, layer)
 
+    def write_recurrent_state(self, cache, layer: int, state: torch.Tensor) -> None:
+        """Replace the DeltaNet state the cache holds for ``layer`` (in place, in its dtype)."""
+        live = _recurrent_state(cache, layer)
+        with torch.inference_mode():  # the cache may hold inference tensors
+            live.copy_(state.to(live.dtype))
+
 
 class FastExecutor:
     """engine/fast.py's ``FastModel`` behind the same three calls."""
@@ -151,6 +157,9 @@ class FastExecutor:
 
     def recurrent_state(self, cache, layer: int) -> torch.Tensor:
         return self.model.recurrent_state(cache, layer)
+
+    def write_recurrent_state(self, cache, layer: int, state: torch.Tensor) -> None:
+        self.model.write_recurrent_state(cache, layer, state)
 
     def stack(self, caches: list):
         from engine.fast import FastCache

@@ -67,7 +67,7 @@ def check_launch(model, prog: Program, launch) -> list:
     prompt = prompt_tokens(prog, launch, CFG3)
     toks = prompt + trace_tokens(res.trace)
     with torch.no_grad():
-        logits = model(input_ids=torch.tensor([Vocab().encode(toks)])).logits[0]
-    pred = Vocab().decode(logits.argmax(-1).tolist())
+        logits = model(input_ids=torch.tensor([Vocab(CFG3).encode(toks)])).logits[0]
+    pred = Vocab(CFG3).decode(logits.argmax(-1).tolist())
     return [(i, " ".join(toks[max(0, i - 4):i + 1]), pred[i], toks[i + 1])
             for i in range(len(prompt) - 1, len(toks) - 1) if pred[i] != toks[i + 1]]

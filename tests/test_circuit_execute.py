@@ -68,7 +68,7 @@ def test_slots_compute_the_interpreters_values(model, block, a):
     launch = build_launch(prog, 1, block, {"a": a, "b": "2,7,-8,-1", "k": "100"}, CFG3)
     res = Interpreter(prog, launch, CFG3).run()
     toks = prompt_tokens(prog, launch, CFG3) + trace_tokens(res.trace)
-    ids = torch.tensor([Vocab().encode(toks)])
+    ids = torch.tensor([Vocab(CFG3).encode(toks)])
     with torch.no_grad():
         hs = m(input_ids=ids, output_hidden_states=True).hidden_states[len(spec.layers)][0].double()
     execs = [i for i, t in enumerate(toks) if t.startswith("EXEC.")]
@@ -108,10 +108,10 @@ def test_teacher_forced_trace_is_predicted_token_by_token(model, grid, block):
     res = Interpreter(prog, launch, CFG3).run()
     prompt = prompt_tokens(prog, launch, CFG3)
     toks = prompt + trace_tokens(res.trace)
-    ids = torch.tensor([Vocab().encode(toks)])
+    ids = torch.tensor([Vocab(CFG3).encode(toks)])
     with torch.no_grad():
         logits = m(input_ids=ids).logits[0]
-    pred = Vocab().decode(logits.argmax(-1).tolist())
+    pred = Vocab(CFG3).decode(logits.argmax(-1).tolist())
     start = len(prompt) - 1  # the GO position predicts the first EXEC
     bad = [(i, toks[i], pred[i], toks[i + 1]) for i in range(start, len(toks) - 1) if pred[i] != toks[i + 1]]
     assert not bad, f"{len(bad)} wrong predictions, first: after {bad[0][1]!r} (token {bad[0][0]}) " \

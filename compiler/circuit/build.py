@@ -58,7 +58,24 @@ def state_map(spec, sched) -> dict:
             "tags": [find(sched.end - 1, name) for name in sorted(h.name for h in spec.layers[sched.end - 1].heads
                                                                   if h.name.startswith("tags."))],
             "parity": find(sched.end - 2, "barR"),
-            "heads_per_key": spec.placed.m}
+            "heads_per_key": spec.placed.m,
+            "copies": copies(spec)}
+
+
+def copies(spec) -> dict:
+    """Every copy of the register file (``regs.S.P``: slot S's port P; value heads ``2·lane`` and
+    ``2·lane + 1``, short and long) and of memory (``mem.S.K``: value heads 0 and 1): a change of
+    a register or memory word as the machine sees it (a fault injected by ``engine/faults.py``)
+    must land in every copy."""
+    out: dict[str, list[dict]] = {"registers": [], "memory": []}
+    for L in spec.layers:
+        for name, start in zip((h.name for h in L.heads), spec.key_starts(L.index)):
+            parts = name.split(".")
+            if parts[0] == "regs" and len(parts) == 3:
+                out["registers"].append({"layer": L.index, "head": start, "name": name})
+            elif parts[0] == "mem" and len(parts) == 3:
+                out["memory"].append({"layer": L.index, "head": start, "name": name})
+    return out
 
 
 def build_checkpoint(out: str | Path | None = None, cfg: MachineConfig = DEFAULT,

@@ -1,0 +1,184 @@
+"""Fault injection: change a register of a lane or a memory word *in the model's state*, as the
+machine sees it, before a given EXEC step — and, for comparison, the same change in the interpreter.
+
+Used by ``qgpu run --backend model --inject SPEC`` (docs/debugger.md, "Fault injection") and by
+tests/test_faults.py. The fault is written as a clean codeword (the value's 32 bit pairs) into every
+copy of the structure the circuit keeps (``qgpu_layout.json``: ``state.copies``), so the model reads
+the new value wherever it reads that register or word; ``--check-replay`` then flags the first token
+where the launch departs from the fault-free interpreter, and a fault whose value is never read again
+leaves every token unchanged. This module writes state only when asked, between forward passes; it
+computes nothing the circuit should.
+
+SPEC::
+
+    TARGET [OP] @STEP
+    TARGET  rN@wW.lL   register N (1..15) of lane L of warp W
+            mem[A]     memory word A
+            NAME[I]    element I of the kernel's array argument NAME
+    OP      ^B         flip bit B (0..31); the default is ^0
+            =V         set the value V (decimal or 0x..., negative allowed)
+    STEP    the EXEC step (numbered from 0, as ``qgpu run --trace`` shows them) before which the
+            fault lands: the state the model reads when that step's EXEC token is fed
+
+Examples: ``r4@w0.l2^3@5``, ``out[1]=7@12``, ``mem[40]^31@0``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from compiler.errors import LaunchError
+from compiler.machine.config import MachineConfig
+
+_SPEC = re.compile(r"""^\s*(?:r(?P<reg>\d+)@w(?P<warp>\d+)\.l(?P<lane>\d+)
+                          |mem\[(?P<addr>\d+)\]
+                          |(?P<array>[A-Za-z_]\w*)\[(?P<index>\d+)\])
+                       \s*(?:\^(?P<bit>\d+)|=(?P<value>-?(?:0x[0-9a-fA-F]+|\d+)))?
+                       \s*@\s*(?P<step>\d+)\s*$""", re.X)
+
+HELP = ("a fault SPEC is TARGET [OP] @STEP: TARGET = rN@wW.lL (register N of lane L of warp W), mem[A] "
+        "(memory word A) or NAME[I] (element I of array argument NAME); OP = ^B (flip bit B, the default "
+        "^0) or =V (set V); STEP = the EXEC step before which it lands, e.g. r4@w0.l2^3@5 or out[1]=7@12")
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    """``reg`` or ``mem``."""
+    step: int
+    warp: int = 0
+    lane: int = 0
+    reg: int = 0
+    addr: int = 0
+    bit: int | None = None
+    value: int | None = None
+    text: str = ""
+
+    def new_value(self, old: int) -> int:
+        return (self.value if self.value is not None else old ^ (1 << (self.bit or 0))) & 0xFFFFFFFF
+
+    def where(self) -> str:
+        if self.kind == "reg":
+            return f"register r{self.reg} of warp {self.warp} lane {self.lane}"
+        return f"memory word {self.addr}"
+
+
+def parse_fault(text: str, launch, cfg: MachineConfig, steps: int | None = None) -> Fault:
+    """``text`` as a :class:`Fault` for this launch (``launch.layout`` names its arrays); ``steps``:
+    the launch's EXEC steps when known (a fault after the last one could never show). A bad SPEC is
+    a LaunchError saying what is wrong."""
+    m = _SPEC.match(text)
+    if not m:
+        raise LaunchError(f"--inject {text!r}: {HELP}")
+    bit = int(m["bit"]) if m["bit"] is not None else (None if m["value"] is not None else 0)
+    if bit is not None and not 0 <= bit < cfg.word_bits:
+        raise LaunchError(f"--inject {text!r}: bit {bit} is not in 0..{cfg.word_bits - 1}")
+    value = int(m["value"], 0) if m["value"] is not None else None
+    if value is not None and not -(1 << 31) <= value < (1 << 32):
+        raise LaunchError(f"--inject {text!r}: {value} is not a 32-bit value")
+    step = int(m["step"])
+    if steps is not None and step >= steps:
+        raise LaunchError(f"--inject {text!r}: the launch has {steps} EXEC steps (0..{steps - 1})")
+    common = dict(step=step, bit=bit, value=value, text=text.strip())
+    if m["reg"] is not None:
+        reg, warp, lane = int(m["reg"]), int(m["warp"]), int(m["lane"])
+        if not 1 <= reg < cfg.regs:
+            raise LaunchError(f"--inject {text!r}: register r{reg}: registers are r1..r{cfg.regs - 1} (r0 reads 0)")
+        nwarps = max(t.warp for t in launch.threads) + 1
+        if warp >= nwarps or lane >= cfg.lanes:
+            raise LaunchError(f"--inject {text!r}: this launch has warps 0..{nwarps - 1} of lanes "
+                              f"0..{cfg.lanes - 1}")
+        return Fault("reg", warp=warp, lane=lane, reg=reg, **common)
+    if m["addr"] is not None:
+        addr = int(m["addr"])
+        if addr >= cfg.mem_words:
+            raise LaunchError(f"--inject {text!r}: memory words are 0..{cfg.mem_words - 1}")
+        return Fault("mem", addr=addr, **common)
+    arrays = launch.layout.arrays
+    name, index = m["array"], int(m["index"])
+    if name not in arrays:
+        raise LaunchError(f"--inject {text!r}: no array argument {name!r} (arrays: {', '.join(arrays) or 'none'})")
+    base, n = arrays[name]
+    if index >= n:
+        raise LaunchError(f"--inject {text!r}: {name} has {n} elements")
+    return Fault("mem", addr=base + index, **common)
+
+
+def inject_interpreter(interp, fault: Fault) -> tuple[int, int]:
+    """Apply ``fault`` to an interpreter's state (call it before stepping EXEC step ``fault.step``).
+    Returns (old, new) values."""
+    if fault.kind == "reg":
+        regs = interp.warps[fault.warp].regs[fault.lane]
+        old = regs[fault.reg] & 0xFFFFFFFF
+        regs[fault.reg] = fault.new_value(old)
+    else:
+        old = interp.memory[fault.addr] & 0xFFFFFFFF
+        interp.memory[fault.addr] = fault.new_value(old)
+    return old, fault.new_value(old)
+
+
+def inject_model(run, fault: Fault) -> tuple[int, int]:
+    """Apply ``fault`` to a ModelRun's state: the new value as a clean codeword in every copy (long
+    value head: the bit pairs; short head: zeros, as a long VAL/MEM record writes them). Call it when
+    the run's pending input is the EXEC token of step ``fault.step``. Returns (old, new) as read
+    back from the state."""
+    from compiler.circuit.layers import VAMP
+    from compiler.circuit.words import REG_ROWS
+
+    gpu = run.gpu
+    state = gpu.layout["state"]
+    if "copies" not in state:
+        raise LaunchError("this checkpoint's layout lists no state copies (built before fault injection): "
+                          "rebuild it ('qgpu build')")
+    if fault.kind == "reg":
+        old = run.registers(warp=fault.warp)[(fault.lane, fault.reg)].value
+        copies, row, short = state["copies"]["registers"], REG_ROWS * fault.warp + fault.reg, 2 * fault.lane
+    else:
+        old = run.memory()[fault.addr].value
+        copies, row, short = state["copies"]["memory"], fault.addr, 0
+    new = fault.new_value(old)
+    m = state["heads_per_key"]
+    for layer in sorted({c["layer"] for c in copies}):
+        S = gpu.exe.recurrent_state(run.cache, layer).clone()  # (batch, value heads, dk, dv)
+        for c in (c for c in copies if c["layer"] == layer):
+            h = c["head"] * m + short
+            S[:, h, row, :] = 0.0
+            S[:, h + 1, row, :] = 0.0
+            for t in range(32):
+                S[:, h + 1, row, 2 * t + (0 if new >> t & 1 else 1)] = VAMP
+        gpu.exe.write_recurrent_state(run.cache, layer, S)
+    got = (run.registers(warp=fault.warp)[(fault.lane, fault.reg)] if fault.kind == "reg"
+           else run.memory()[fault.addr])
+    if got.value != new or not got.ok:
+        raise RuntimeError(f"fault {fault.text}: the state reads {got} after writing {new} into every copy "
+                           "(the layout's state copies do not match this checkpoint)")
+    return old, new
+
+
+def exec_positions(tokens: list[str]) -> list[int]:
+    """Index of each EXEC token in a launch's token trace (EXEC step k's token is at ``[k]``)."""
+    return [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
+
+
+def faulted_run(program, launch, cfg: MachineConfig, fault: Fault, max_steps: int | None = None):
+    """The interpreter's run of the launch with ``fault`` applied before its EXEC step: (the token
+    trace the model should generate, the final Result). The tokens are encoded as
+    ``protocol.trace_tokens`` does, with the faulted register's held value changed too (a later write
+    of a value the register does not hold any more sends a record). A RuntimeFault propagates."""
+    from compiler.circuit.protocol import step_tokens
+    from engine.interpreter import Interpreter
+
+    interp = Interpreter(program, launch, cfg, max_steps=max_steps)
+    tokens: list[str] = []
+    held: dict = {}
+    while not interp.done():
+        if len(interp.trace) == fault.step:
+            _, new = inject_interpreter(interp, fault)
+            if fault.kind == "reg":
+                held[(fault.warp, fault.lane, fault.reg)] = new
+        ev = interp.step()
+        if ev is None:
+            break
+        tokens += step_tokens(ev, held)
+    return tokens + ["END"], interp.result()
