@@ -270,12 +270,10 @@ class ModelRun:
         (row 16·warp + register)."""
         S, base = self._rows("registers")
         cfg = self.gpu.machine
-        out = {}
-        for lane in lanes or range(cfg.lanes):
-            for r in range(1, cfg.regs):
-                row = REG_ROWS * warp + r
-                out[(lane, r)] = _word(S[base + 2 * lane, row] + S[base + 2 * lane + 1, row])
-        return out
+        keys = [(lane, r) for lane in (lanes or range(cfg.lanes)) for r in range(1, cfg.regs)]
+        heads = torch.tensor([base + 2 * lane for lane, _ in keys])
+        rows = torch.tensor([REG_ROWS * warp + r for _, r in keys])
+        return dict(zip(keys, _words(S[heads, rows] + S[heads + 1, rows])))
 
     def activations(self) -> list[dict[str, list[float]]]:
         """The residual after each layer (index 0: the embedding) of the last step run with
@@ -292,22 +290,25 @@ class ModelRun:
         from compiler.circuit.rom import cell as rom_cell
 
         m = self.gpu.layout["state"]["heads_per_key"]
+        nb = self.gpu.machine.rom_blocks
+        cells = [rom_cell(b, f) for b in range(nb) for f in range(len(FIELDS))]
+        head = torch.tensor([j for j, _, _ in cells])
+        row = torch.tensor([r for _, r, _ in cells])
+        col = torch.tensor([c for _, _, c in cells])[:, None] + torch.arange(16)
+        weights = torch.tensor([1 << k for k in range(8)], dtype=torch.float64)
         out: dict[tuple[int, int], dict[str, int]] = {}
         for loc in self.gpu.layout["state"]["rom"]:
             S = self._state(loc)
-            base = loc["head"] * m
-            for b in range(self.gpu.machine.rom_blocks):
-                fields = {}
-                for f, name in enumerate(FIELDS):
-                    j, row, col = rom_cell(b, f)
-                    pairs = S[base + j, row, col:col + 16].reshape(8, 2) / VAMP
-                    diff = pairs[:, 0] - pairs[:, 1]
-                    written = diff.abs() > MARGIN
-                    if bool(((diff.abs() > 1e-3) & ~written).any()):
-                        raise ValueError(f"ROM block {b} slot {loc['slot']} field {name}: a bit below the margin")
-                    v = sum(1 << k for k in range(8) if float(diff[k]) > MARGIN)
-                    if v:
-                        fields[name] = v
+            pairs = S[loc["head"] * m + head[:, None], row[:, None], col].reshape(nb, len(FIELDS), 8, 2) / VAMP
+            diff = pairs[..., 0] - pairs[..., 1]  # (block, field, bit)
+            written = diff.abs() > MARGIN
+            low = (diff.abs() > 1e-3) & ~written
+            if bool(low.any()):
+                b, f, _ = (int(i) for i in low.nonzero()[0])
+                raise ValueError(f"ROM block {b} slot {loc['slot']} field {FIELDS[f]}: a bit below the margin")
+            values = ((diff > MARGIN).double() * weights).sum(-1).long().tolist()
+            for b in range(nb):
+                fields = {name: v for name, v in zip(FIELDS, values[b]) if v}
                 if fields:
                     out[(b, loc["slot"])] = fields
         return out
@@ -366,7 +367,8 @@ class ModelRun:
     def memory(self) -> list[Word]:
         """Every memory word, from the memory copy read by slot 0 of lane 0."""
         S, base = self._rows("memory")
-        return [_word(S[base, w] + S[base + 1, w]) for w in range(self.gpu.machine.mem_words)]
+        n = self.gpu.machine.mem_words
+        return _words(S[base, :n] + S[base + 1, :n])
 
     def low_margins(self) -> list[str]:
         """Every decoded code whose read-out margin fails (too large, too small or between
@@ -505,10 +507,15 @@ def _word(row: torch.Tensor) -> Word:
     times ``VAMP``. The margin is measured both ways, ``1 − 2·(largest deviation of an entry from
     its codeword)``: 1.0 is clean, and a code too large, too small or between codewords by a
     quarter falls below ``MARGIN``. A row below 1e-3 everywhere was never written (reads 0)."""
-    pairs = row[:64].reshape(32, 2) / VAMP
-    if float(pairs.abs().max()) < 1e-3:
-        return Word(0, 1.0, False)  # never written: reads as 0
-    bits = (pairs[:, 0] > pairs[:, 1]).to(pairs.dtype)
-    code = torch.stack([bits, 1 - bits], dim=1)
-    dev = float((pairs - code).abs().max())
-    return Word(sum(int(b) << t for t, b in enumerate(bits.tolist())), 1.0 - 2.0 * dev, True)
+    return _words(row[None])[0]
+
+
+def _words(rows: torch.Tensor) -> list[Word]:
+    """``_word`` of each row of ``rows`` (n, ≥ 64), computed together."""
+    pairs = rows[:, :64].reshape(len(rows), 32, 2) / VAMP
+    unwritten = (pairs.abs().amax(dim=(1, 2)) < 1e-3).tolist()
+    bits = (pairs[..., 0] > pairs[..., 1]).to(pairs.dtype)
+    dev = (pairs - torch.stack([bits, 1 - bits], dim=-1)).abs().amax(dim=(1, 2)).tolist()
+    values = (bits.long() << torch.arange(32)).sum(1).tolist()
+    return [Word(0, 1.0, False) if u else Word(v, 1.0 - 2.0 * d, True)
+            for u, v, d in zip(unwritten, values, dev)]
