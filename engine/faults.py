@@ -30,11 +30,9 @@ from dataclasses import dataclass
 
 from compiler.errors import LaunchError
 from compiler.machine.config import MachineConfig
+from engine.targets import PATTERN, resolve
 
-_SPEC = re.compile(r"""^\s*(?:r(?P<reg>\d+)@w(?P<warp>\d+)\.l(?P<lane>\d+)
-                          |mem\[(?P<addr>\d+)\]
-                          |(?P<array>[A-Za-z_]\w*)\[(?P<index>\d+)\])
-                       \s*(?:\^(?P<bit>\d+)|=(?P<value>-?(?:0x[0-9a-fA-F]+|\d+)))?
+_SPEC = re.compile(r"^\s*" + PATTERN + r"""\s*(?:\^(?P<bit>\d+)|=(?P<value>-?(?:0x[0-9a-fA-F]+|\d+)))?
                        \s*@\s*(?P<step>\d+)\s*$""", re.X)
 
 HELP = ("a fault SPEC is TARGET [OP] @STEP: TARGET = rN@wW.lL (register N of lane L of warp W), mem[A] "
@@ -80,29 +78,9 @@ def parse_fault(text: str, launch, cfg: MachineConfig, steps: int | None = None)
     step = int(m["step"])
     if steps is not None and step >= steps:
         raise LaunchError(f"--inject {text!r}: the launch has {steps} EXEC steps (0..{steps - 1})")
-    common = dict(step=step, bit=bit, value=value, text=text.strip())
-    if m["reg"] is not None:
-        reg, warp, lane = int(m["reg"]), int(m["warp"]), int(m["lane"])
-        if not 1 <= reg < cfg.regs:
-            raise LaunchError(f"--inject {text!r}: register r{reg}: registers are r1..r{cfg.regs - 1} (r0 reads 0)")
-        nwarps = max(t.warp for t in launch.threads) + 1
-        if warp >= nwarps or lane >= cfg.lanes:
-            raise LaunchError(f"--inject {text!r}: this launch has warps 0..{nwarps - 1} of lanes "
-                              f"0..{cfg.lanes - 1}")
-        return Fault("reg", warp=warp, lane=lane, reg=reg, **common)
-    if m["addr"] is not None:
-        addr = int(m["addr"])
-        if addr >= cfg.mem_words:
-            raise LaunchError(f"--inject {text!r}: memory words are 0..{cfg.mem_words - 1}")
-        return Fault("mem", addr=addr, **common)
-    arrays = launch.layout.arrays
-    name, index = m["array"], int(m["index"])
-    if name not in arrays:
-        raise LaunchError(f"--inject {text!r}: no array argument {name!r} (arrays: {', '.join(arrays) or 'none'})")
-    base, n = arrays[name]
-    if index >= n:
-        raise LaunchError(f"--inject {text!r}: {name} has {n} elements")
-    return Fault("mem", addr=base + index, **common)
+    t = resolve(m, f"--inject {text!r}", launch, cfg)
+    return Fault(t.kind, step=step, warp=t.warp, lane=t.lane, reg=t.reg, addr=t.addr, bit=bit, value=value,
+                 text=text.strip())
 
 
 def inject_interpreter(interp, fault: Fault) -> tuple[int, int]:

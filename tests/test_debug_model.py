@@ -16,6 +16,7 @@ import torch
 from app.debugger.backends import ModelBackend
 from app.debugger.breakpoints import Breakpoints
 from app.debugger.session import Kernel, Session
+from app.debugger.widgets.status import StatusBar
 from compiler.circuit.protocol import trace_tokens
 from engine.interpreter import Interpreter
 
@@ -58,6 +59,7 @@ def session(shared):
     """The module's session, back at the launch with no breakpoints (restart is exact: the
     prompt pass's keyframe)."""
     shared.breakpoints = Breakpoints()
+    shared.clear_faults()
     shared.restart()
     return shared
 
@@ -378,3 +380,99 @@ def test_snapshot_compile_error_after_reload(gpu, tmp_path, snap_compare, monkey
         await _wait(pilot, lambda: app.reload_errors == 1)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(120, 40))
+
+
+def _read_again_fault(kernel, trace):
+    """A register fault (value 12345, lane 0) that a later step reads: the first one, from step 2 on,
+    whose faulted interpreter trace differs from the clean one. (step, spec, faulted tokens)."""
+    from engine.faults import Fault, faulted_run
+
+    tokens, _ = trace
+    nwarps = kernel.launch.warps
+    for step in range(2, 12):
+        for w in range(nwarps):
+            for r in range(1, kernel.program.regs_used + 1):
+                f = Fault("reg", step=step, warp=w, lane=0, reg=r, value=12345)
+                faulted, _ = faulted_run(kernel.program, kernel.launch, kernel.cfg, f)
+                if faulted != tokens:
+                    return step, f"r{r}@w{w}.l0=12345", faulted
+    raise AssertionError("no register fault of steps 2..11 shows")
+
+
+def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(session, kernel, trace):
+    """The model follows the faulted interpreter (engine/faults.faulted_run, plain Python) token for
+    token; the diff shows the changed register at once; continue stops at the first token where
+    the fault shows; reverse stepping across the fault writes it again; clearing it restores the
+    clean launch."""
+    import pytest as _pytest
+
+    from compiler.errors import LaunchError
+
+    tokens, _ = trace
+    ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
+    step, spec, faulted = _read_again_fault(kernel, trace)
+    shows = next(i for i, (a, b) in enumerate(zip(faulted, tokens)) if a != b)
+    session.goto(ex[step] + 1)  # at EXEC step `step`'s token: its pass is next
+    stop = session.inject(spec)
+    assert stop.kind == "fault" and f"before EXEC step {step}" in stop.text, stop.text
+    f = session.frame(stop)
+    w, r = spec.split("@w")[1].split(".")[0], spec.split("@")[0][1:]
+    assert f"w{w} l0 r{r}" in [m.where for m in f.mismatches if m.kind == "reg"]
+    assert f.injected and f.departure is None
+    stop = session.cont()
+    assert stop.kind == "mismatch" and session.departure == shows, (stop.text, shows)
+    assert session.history == faulted[:shows + 1]
+    # back across the fault and forward again: the same tokens (the fault is written again)
+    session.goto(ex[step])
+    session.goto(shows + 1)
+    assert session.history == faulted[:shows + 1]
+    session.finish()
+    assert session.history == faulted, "the model ends the faulted launch as the interpreter does"
+    stop = session.clear_faults()
+    assert session.pos == ex[step] + 1 and not session.faults
+    assert session.frame(session.here()).mismatches == []
+    session.finish()
+    assert session.history == tokens and session.departure is None
+    with _pytest.raises(ValueError, match="without @STEP"):
+        session.check_fault("mem[3]^1@4")
+    with _pytest.raises(LaunchError, match="registers are r1"):
+        session.check_fault("r0@w0.l0")
+
+
+@sync
+async def test_fault_form_injects_and_clears(shared):
+    from textual.widgets import Input
+
+    from app.debugger.app import DebugApp
+
+    shared.breakpoints = Breakpoints()
+    shared.clear_faults()
+    shared.restart()
+    app = DebugApp(lambda p: shared, watch=False, show_timing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("i")
+        await pilot.pause()
+        app.screen.query_one(Input).value = "mem[3]=77"
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.frame.injected and "mem[3]=77@" in app.frame.injected[0]
+        assert app.frame.state.memory[3].value == 77
+        assert "fault injected" in app.query_one(StatusBar).render().plain
+        await pilot.press("i")
+        await pilot.pause()
+        app.screen.query_one(Input).value = "nope[1]"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "no array argument 'nope'" in app.query_one(StatusBar).message
+        await pilot.press("i")
+        await pilot.pause()
+        app.screen.query_one(Input).value = "clear"
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.frame.injected and not shared.faults

@@ -342,3 +342,97 @@ def test_docs_list_every_binding_id():
     doc = (ROOT / "docs" / "debugger.md").read_text()
     missing = [k.id for k in km.KEYS if k.id not in doc]
     assert not missing
+
+
+# --- watchpoints and conditional breakpoints (on the recorded replay; expectations from the interpreter)
+def _interpreter_steps():
+    """The interpreter's launch of the fixture's kernel, step by step: (events, memory before each
+    step, registers before each step as {(warp, lane, reg): value})."""
+    from engine.interpreter import Interpreter
+
+    from test_debug_support import replay_session
+
+    k = replay_session().kernel
+    it = Interpreter(k.program, k.launch, k.cfg)
+    events, mem, regs = [], [], []
+    while not it.done():
+        mem.append(list(it.memory))
+        regs.append({(w.warp, lane, r): w.regs[lane][r] & 0xFFFFFFFF for w in it.warps
+                     for lane in range(k.cfg.lanes) for r in range(k.cfg.regs)})
+        ev = it.step()
+        if ev is None:
+            break
+        events.append(ev)
+    mem.append(list(it.memory))
+    return k, events, mem, regs
+
+
+def test_watchpoint_stops_where_the_word_changes_forwards_and_back():
+    from app.debugger.widgets.data import MemoryPane
+
+    from test_debug_support import replay_session
+
+    k, events, mem, _ = _interpreter_steps()
+    addr = k.launch.layout.arrays["out"][0] + 5  # in[5] = -12: out[5] = 333
+    changes = [(s, mem[s][addr], mem[s + 1][addr]) for s in range(len(events)) if mem[s][addr] != mem[s + 1][addr]]
+    assert [c[1:] for c in changes] == [(0, 333)]
+    written = changes[0][0]
+    s = replay_session()
+    s.start()
+    s.add_breakpoint("watch out[5]")
+    stop = s.cont()
+    assert stop.kind == "breakpoint" and "watch out[5]" in stop.text and "0 -> 333" in stop.text, stop.text
+    f = s.frame(stop)
+    assert f.state.memory[addr].value == 333 and f.step.index in (written, written + 1)
+    hit = s.pos
+    assert "▮ watched" in MemoryPane().draw(f, 20, 80).plain
+    assert s.cont().kind == "end"  # written once
+    stop = s.back_cont()
+    assert stop.kind == "breakpoint" and s.pos == hit, stop.text
+    s.goto(2)
+    assert s.back_cont().kind == "back"  # nothing changes it before
+
+
+def test_conditional_breakpoints_on_memory_and_registers():
+    from test_debug_support import replay_session
+
+    k, events, mem, regs = _interpreter_steps()
+    base = k.launch.layout.arrays["out"][0]
+    # the element of out written first, and its value: the condition holds from the next step on
+    i, v = min(((i, mem[-1][base + i]) for i in range(8)),
+               key=lambda iv: next(j for j in range(len(mem)) if mem[j][base + iv[0]] == iv[1]))
+    want = next(j for j in range(len(events)) if mem[j][base + i] == v)
+    assert v != 0 and want > 0, (i, v, want)
+    s = replay_session()
+    s.start()
+    s.add_breakpoint(f"EXEC(*,*) if out[{i}] == {v}")
+    stop = s.cont()
+    assert stop.kind == "breakpoint" and s.frame(stop).step.index == want, stop.text
+    # a warp-relative register: the first step of warp 1 whose lane 1 holds a value seen there
+    steps1 = [j for j, e in enumerate(events) if e.warp == 1]
+    r, v = next((r, regs[j][(1, 1, r)]) for j in steps1 for r in range(1, k.cfg.regs)
+                if regs[j][(1, 1, r)] not in (0, regs[steps1[0]][(1, 1, r)]))
+    want = next(j for j in steps1 if regs[j][(1, 1, r)] == v)
+    s = replay_session()
+    s.start()
+    s.add_breakpoint(f"EXEC(*,1) if r{r}@l1 == {v - (1 << 32) if v >> 31 else v}")
+    stop = s.cont()
+    assert stop.kind == "breakpoint" and s.frame(stop).step.index == want, stop.text
+    s.add_breakpoint(f"EXEC(*,*) if r{r}@l1 != {v}")  # another one: warp 0 hits before long
+    assert "if r" in s.cont().text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("watch r4", "not a watchpoint"),
+    ("EXEC(1,*) if r2 == 3", "not a condition"),
+    ("watch out[5] if out[1] == 2", "not a watchpoint"),
+    ("watch nope[1]", "no array argument 'nope'"),
+    ("B1 if r2@l9 == 0", "lanes 0..3"),
+    ("watch r2@l1", "name the warp"),
+])
+def test_bad_watchpoints_and_conditions_say_why(text, message):
+    from test_debug_support import replay_session
+
+    s = replay_session()
+    with pytest.raises(BreakpointError, match=message):
+        s.add_breakpoint(text)

@@ -28,7 +28,7 @@ from app.debugger.widgets.code import PtxPane, SourcePane
 from app.debugger.widgets.data import DiffPane, MemoryPane, TokenPane
 from app.debugger.widgets.machine import RegistersPane, WarpTable
 from app.debugger.widgets.pipeline import PipelinePane, RomPane
-from app.debugger.widgets.screens import BreakpointList, BreakpointPrompt, HelpScreen
+from app.debugger.widgets.screens import BreakpointList, HelpScreen, breakpoint_prompt, fault_prompt
 from app.debugger.widgets.status import ErrorBox, PageTabs, StatusBar
 
 PAGES = {"code": ("source", "ptx"), "machine": ("warps", "registers"), "pipeline": ("pipeline", "rom"),
@@ -338,7 +338,27 @@ class DebugApp(App[None]):
             self._message(f"breakpoint {bp.spec} set")
             self._redraw()
 
-        self.push_screen(BreakpointPrompt(default), done)
+        self.push_screen(breakpoint_prompt(default), done)
+
+    def action_inject(self) -> None:
+        if self.session is None:
+            return
+        default = f"r1@w{self.warp}.l{self.lane}^0"  # the focused lane
+
+        def done(text: str | None) -> None:
+            if not text or not text.strip():
+                return
+            if text.strip() == "clear":
+                self._engine("clear faults", lambda s: s.clear_faults())
+                return
+            try:
+                self.session.check_fault(text)
+            except (ValueError, QgpuError) as e:
+                self._message(f"✗ {getattr(e, 'message', None) or e}")
+                return
+            self._engine("inject", lambda s: s.inject(text))
+
+        self.push_screen(fault_prompt(default), done)
 
     def action_breakpoints(self) -> None:
         if self.session is not None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Protocol
 
+from engine.faults import inject_model
+
 from app.debugger.state import MachineState
 
 
@@ -77,6 +79,12 @@ class Keyframes:
             return self.recent[p]
         return self.perm[p]
 
+    def drop_after(self, pos: int) -> None:
+        """Forget the snapshots past ``pos`` (the launch changed there)."""
+        self.perm = {p: s for p, s in self.perm.items() if p <= pos}
+        for p in [p for p in self.recent if p > pos]:
+            del self.recent[p]
+
     @property
     def nbytes(self) -> int:
         return sum(s.nbytes for s in self.perm.values())
@@ -95,6 +103,11 @@ class ModelBackend:
         self.keyframes = Keyframes(every, budget)
         self.keyframes.put(0, self.run.snapshot(), True)
         self._rom = None
+        self.faults: dict[int, list] = {}
+        """Position -> the faults (engine/faults.py) written into the state before the pass that
+        starts there. Keyframes always hold the state *before* the faults of their position;
+        ``_applied`` says whether the current state already has the current position's."""
+        self._applied = False
 
     @property
     def pos(self) -> int:
@@ -103,7 +116,11 @@ class ModelBackend:
     def forward(self, keep: bool = False) -> tuple[str, float] | None:
         if self.run.done:
             return None
+        if self.pos in self.faults and not self._applied:
+            for f in self.faults[self.pos]:
+                inject_model(self.run, f)
         tok = self.run.step()
+        self._applied = False
         if self.keyframes.wants(self.pos) or keep:
             self.keyframes.put(self.pos, self.run.snapshot(), self.keyframes.wants(self.pos))
         return tok, self.run.margins[-1]
@@ -113,6 +130,7 @@ class ModelBackend:
             return
         if pos < self.pos:
             self.run.restore(self.keyframes.best(pos))
+            self._applied = False
         while self.pos < pos:
             want = history[self.pos] if self.pos < len(history) else None
             got = self.forward(keep=True)
@@ -120,6 +138,36 @@ class ModelBackend:
                 raise NondeterminismError(
                     f"re-executing token {self.pos - 1} gave {got[0] if got else 'nothing'}, "
                     f"recorded {want}: the model is not deterministic here")
+
+    def inject(self, fault) -> tuple[int, int]:
+        """Write ``fault`` into the state now, before the next pass, and keep it: re-executing
+        through this position (reverse stepping, restart) writes it again. Everything after this
+        position is forgotten (the future may differ). Returns (old, new)."""
+        pos = self.pos
+        if not self._applied:  # the state after pos passes, before the faults of pos
+            self.keyframes.put(pos, self.run.snapshot(), self.keyframes.wants(pos))
+        self.keyframes.drop_after(pos)
+        self.faults = {p: fs for p, fs in self.faults.items() if p <= pos}
+        if self._applied:
+            old_new = inject_model(self.run, fault)
+        else:
+            for f in self.faults.get(pos, []):
+                inject_model(self.run, f)
+            old_new = inject_model(self.run, fault)
+        self.faults.setdefault(pos, []).append(fault)
+        self._applied = True
+        return old_new
+
+    def clear_faults(self) -> int | None:
+        """Forget every fault; the position of the earliest (where the history must be cut), or None."""
+        if not self.faults:
+            return None
+        first = min(self.faults)
+        self.faults = {}
+        self.keyframes.drop_after(first)
+        self.run.restore(self.keyframes.best(first))
+        self._applied = False
+        return first
 
     def state(self, warps: int) -> MachineState:
         return MachineState.decode(self.run, warps)

@@ -7,6 +7,13 @@ A breakpoint stops a continue right after the forward pass whose token is a matc
   every step of warp 2; ``B3`` is short for ``EXEC(3,*)``.
 * ``line 12`` (or ``12``): any EXEC of a block compiled from CUDA line 12 (resolved against the
   program, so it survives a reload that moves blocks).
+* any of these ``if TARGET OP VALUE`` — a conditional breakpoint: it stops only when the condition
+  holds on the model's decoded state at that EXEC (before the step runs), e.g.
+  ``EXEC(3,*) if r2@l1 == 7`` (``rN@lL``: the EXEC's warp), ``B2 if out[0] != 0``; OP is one of
+  ``== != < <= > >=``, values compare as signed 32-bit integers.
+* ``watch TARGET`` — a watchpoint: stops after the forward pass that changes the model's value of
+  a register of a lane (``watch r4@w1.l2``) or a memory word (``watch out[3]``, ``watch mem[40]``);
+  reverse-continue goes back to the last change. Targets: engine/targets.py.
 """
 
 from __future__ import annotations
@@ -14,7 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from compiler.errors import LaunchError
 from compiler.machine.isa import Program
+from engine.targets import PATTERN, Target, parse_target
 
 
 class BreakpointError(ValueError):
@@ -25,7 +34,17 @@ _EXEC = re.compile(r"^EXEC\s*\(\s*(\*|\d+)\s*,\s*(\*|\d+)\s*\)$", re.I)
 _BLOCK = re.compile(r"^B(\d+)$", re.I)
 _LINE = re.compile(r"^(?:line\s+)?(\d+)$", re.I)
 
-FORMS = "EXEC(b,w) with b, w numbers or *, B<n>, or line <n>"
+FORMS = "EXEC(b,w) with b, w numbers or *, B<n>, or line <n> (each may end 'if TARGET OP VALUE'), or watch TARGET"
+_COND = re.compile(r"^(?P<bp>.*?)\s+if\s+(?P<target>" + PATTERN + r")\s*(?P<op>==|!=|<=|>=|<|>)\s*"
+                   r"(?P<value>-?(?:0x[0-9a-fA-F]+|\d+))\s*$", re.I)
+_WATCH = re.compile(r"^watch\s+(?P<target>.+)$", re.I)
+OPS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+       "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def signed32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >> 31 else v
 
 
 @dataclass
@@ -37,14 +56,45 @@ class Breakpoint:
     """A CUDA source line instead of a block."""
     enabled: bool = True
     hits: int = 0
+    watch: str | None = None
+    """A watchpoint's target as written (the breakpoint is then a watchpoint, not an EXEC one)."""
+    cond: tuple[str, str, int] | None = None
+    """A condition (target as written, operator, value)."""
+    target: Target | None = None
+    """The watched target, or the condition's, resolved against the launch (``resolve``)."""
 
     @property
     def spec(self) -> str:
+        if self.watch is not None:
+            return f"watch {self.watch}"
         if self.line is not None:
-            return f"line {self.line}"
-        b = "*" if self.block is None else str(self.block)
-        w = "*" if self.warp is None else str(self.warp)
-        return f"EXEC({b},{w})"
+            base = f"line {self.line}"
+        else:
+            b = "*" if self.block is None else str(self.block)
+            w = "*" if self.warp is None else str(self.warp)
+            base = f"EXEC({b},{w})"
+        return base if self.cond is None else f"{base} if {self.cond[0]} {self.cond[1]} {self.cond[2]}"
+
+    def resolve(self, launch, cfg) -> None:
+        """Resolve the watched or tested target in this launch (a LaunchError says why it cannot)."""
+        if self.watch is not None:
+            self.target = parse_target(self.watch, launch, cfg)
+        elif self.cond is not None:
+            self.target = parse_target(self.cond[0], launch, cfg, warp_optional=True)
+
+    def keys(self, warps: int) -> list[tuple]:
+        """The state entries this breakpoint reads (a warp-relative register: every warp's)."""
+        if self.target is None:
+            return []
+        if self.target.kind == "reg" and self.target.warp is None:
+            return [self.target.key(w) for w in range(warps)]
+        return [self.target.key()]
+
+    def holds(self, values: dict, warp: int) -> bool:
+        """The condition on decoded values (``Session``'s key -> value), at an EXEC of ``warp``."""
+        if self.cond is None:
+            return True
+        return OPS[self.cond[1]](signed32(values[self.target.key(warp)]), self.cond[2])
 
     def blocks(self, program: Program) -> set[int] | None:
         """The blocks this breakpoint stops at (None: every block)."""
@@ -53,7 +103,7 @@ class Breakpoint:
         return None if self.block is None else {self.block}
 
     def matches(self, block: int, warp: int, program: Program) -> bool:
-        if not self.enabled or (self.warp is not None and self.warp != warp):
+        if not self.enabled or self.watch is not None or (self.warp is not None and self.warp != warp):
             return False
         blocks = self.blocks(program)
         return blocks is None or block in blocks
@@ -71,6 +121,23 @@ class Breakpoint:
 
 def parse(text: str) -> Breakpoint:
     t = text.strip()
+    if m := _WATCH.match(t):
+        target = m["target"].strip()
+        if not re.fullmatch(PATTERN, target):
+            raise BreakpointError(f"not a watchpoint: {t!r} (watch rN@wW.lL, watch mem[A] or watch NAME[I])")
+        return Breakpoint(watch=target)
+    if m := _COND.match(t):
+        bp = parse(m["bp"])
+        if bp.watch is not None:
+            raise BreakpointError(f"a watchpoint takes no condition: {t!r}")
+        value = int(m["value"], 0)
+        if not -(1 << 31) <= value < (1 << 32):
+            raise BreakpointError(f"{value} is not a 32-bit value")
+        bp.cond = (m["target"], m["op"], signed32(value))
+        return bp
+    if " if " in f" {t} ".lower():
+        raise BreakpointError(f"not a condition: {t!r} (EXEC(3,*) if r2@l1 == 7; targets rN@lL, rN@wW.lL, "
+                              "mem[A], NAME[I]; operators == != < <= > >=)")
     if m := _EXEC.match(t):
         b, w = (None if g == "*" else int(g) for g in m.groups())
         return Breakpoint(block=b, warp=w)
@@ -105,21 +172,43 @@ class Breakpoints:
         self.items.append(bp)
         return bp
 
-    def hit(self, token: str, program: Program) -> Breakpoint | None:
+    def hit(self, token: str, program: Program, values=None) -> Breakpoint | None:
+        """The EXEC breakpoint ``token`` hits; ``values()`` gives the decoded state entries for
+        conditions (key -> value), asked only when a conditional breakpoint matches."""
         f = exec_fields(token)
         if f is None:
             return None
         for bp in self.items:
-            if bp.matches(f[0], f[1], program):
+            if not bp.matches(f[0], f[1], program):
+                continue
+            if bp.cond is None:
+                return bp
+            v = values() if values is not None else None
+            if v is not None and bp.holds(v, f[1]):
                 return bp
         return None
 
-    def revalidate(self, program: Program, warps: int) -> list[str]:
+    def watches(self) -> list[Breakpoint]:
+        return [bp for bp in self.items if bp.enabled and bp.watch is not None]
+
+    def keys(self, warps: int) -> list[tuple]:
+        """Every state entry an enabled watchpoint or condition reads."""
+        return sorted({k for bp in self.items if bp.enabled for k in bp.keys(warps)}, key=str)
+
+    def watched_words(self) -> set[int]:
+        return {bp.target.addr for bp in self.watches() if bp.target is not None and bp.target.kind == "mem"}
+
+    def revalidate(self, program: Program, warps: int, launch=None, cfg=None) -> list[str]:
         """Drop the breakpoints that cannot hit in a reloaded program; why, for each."""
         dropped = []
         keep = []
         for bp in self.items:
             why = bp.makes_sense(program, warps)
+            if why is None and launch is not None:
+                try:
+                    bp.resolve(launch, cfg)
+                except LaunchError as e:
+                    why = f"{bp.spec}: {e.message}"
             if why:
                 dropped.append(why)
             else:

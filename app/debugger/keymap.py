@@ -50,10 +50,12 @@ KEYS: tuple[Key, ...] = (
         "backward"),
     Key("reverse-finish", "F", "reverse_finish", "back to the launch", "backward"),
     Key("restart", "r", "restart", "restart the launch", "backward"),
-    Key("breakpoint", "b", "breakpoint", "add a breakpoint: EXEC(b,w) (* = any), B<n>, line <n>", "breakpoints",
+    Key("breakpoint", "b", "breakpoint", "add a breakpoint: EXEC(b,w) (* = any), B<n>, line <n> [if COND]; watch TARGET", "breakpoints",
         True),
     Key("breakpoints", "B", "breakpoints", "breakpoint list: toggle, delete; break on launch / mismatch",
         "breakpoints"),
+    Key("inject", "i", "inject", "inject a fault into the model's state before the next EXEC ('clear' undoes)",
+        "faults"),
     Key("warp", "w", "warp(1)", "focus the next warp (pins the focus)", "focus"),
     Key("warp-prev", "W", "warp(-1)", "focus the previous warp", "focus"),
     Key("lane", "l", "lane(1)", "focus the next lane", "focus"),
@@ -73,7 +75,7 @@ KEYS: tuple[Key, ...] = (
 )
 
 GROUPS = {"forward": "Stepping forward", "backward": "Stepping backward (exact: snapshots + re-execution)",
-          "breakpoints": "Breakpoints", "focus": "Focus (CTA follows the warp)", "view": "View",
+          "breakpoints": "Breakpoints", "faults": "Fault injection (model only)", "focus": "Focus (CTA follows the warp)", "view": "View",
           "other": "Other"}
 DEFAULT_FILE = Path("~/.config/qgpu/debug-keys.toml")
 

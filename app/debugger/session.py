@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
+from compiler.errors import LaunchError
 from compiler.machine.config import MachineConfig
 from compiler.machine.isa import Program
 from engine.launch import Launch
@@ -57,7 +58,7 @@ class Stop:
     """Why a command stopped, in words for the status line."""
 
     kind: str
-    """launch, step, exec, breakpoint, end, mismatch, interrupt, limit, back, restart, reload."""
+    """launch, step, exec, breakpoint, end, mismatch, interrupt, limit, back, restart, reload, fault."""
     text: str
     breakpoint: str | None = None
 
@@ -113,6 +114,8 @@ class Frame:
     breakpoints: Breakpoints | None = None
     layout: dict | None = None
     """The checkpoint's qgpu_layout.json (layer table, state map), for the pipeline pane."""
+    injected: list[str] = field(default_factory=list)
+    """The faults injected into the model so far, described (``Session.inject``)."""
 
 
 class Session:
@@ -140,6 +143,11 @@ class Session:
         self._checked = 0
         self.departure: int | None = None
         self._prev: MachineState | None = None
+        self.faults: list = []
+        """The faults injected into this launch (engine/faults.py), in order."""
+        self._log: dict[int, dict[tuple, int]] = {}
+        """Position -> the decoded values of the state entries watchpoints and conditions read
+        (``Breakpoints.keys``), after that many passes: what watchpoints compare, forwards and back."""
         if self.recorder:
             self.recorder.begin(self)
 
@@ -167,6 +175,9 @@ class Session:
         pos = self.pos
         if pos > 0 and self.history[pos - 1] == "END":
             return None
+        keys = self.breakpoints.keys(self.kernel.warps)
+        if keys:
+            self._values(pos, keys)  # the value before this pass, for a watchpoint's comparison
         got = self.backend.forward()
         if got is None:
             return None
@@ -181,9 +192,56 @@ class Session:
             if self.recorder:
                 self.recorder.add(pos, tok, margin, self.backend.state(self.kernel.warps))
         self._index(pos + 1)
+        if keys:
+            self._values(pos + 1, keys)
         if self.on_pass is not None:
             self.on_pass(pos + 1)
         return tok
+
+    # --- watchpoints and conditions ----------------------------------------------------------------
+    def _values(self, pos: int, keys: list[tuple]) -> dict[tuple, int] | None:
+        """The decoded values of ``keys`` after ``pos`` passes: from the log, or read from the state
+        when the session is there (None: not known without re-executing)."""
+        have = self._log.get(pos)
+        if have is not None and all(k in have for k in keys):
+            return have
+        if pos != self.pos or pos == 0:
+            return None
+        st = self.backend.state(self.kernel.warps)
+        vals = {k: (st.regs[k[1]][k[2]][k[3]].value if k[0] == "reg" else st.memory[k[1]].value) for k in keys}
+        self._log[pos] = {**(have or {}), **vals}
+        return self._log[pos]
+
+    def _hit(self, pos: int) -> tuple[Breakpoint, str] | None:
+        """The breakpoint or watchpoint that stops after pass ``pos`` (from the log and the token),
+        and what it saw."""
+        tok = self.history[pos - 1]
+        keys = self.breakpoints.keys(self.kernel.warps)
+        vals = (lambda: self._values(pos, keys)) if keys else None
+        if (bp := self.breakpoints.hit(tok, self.kernel.program, vals)) is not None:
+            return bp, f"token {pos - 1} = {tok}"
+        if pos < 2:
+            return None
+        for bp in self.breakpoints.watches():
+            before, after = self._values(pos - 1, keys), self._values(pos, keys)
+            if before is None or after is None:
+                continue
+            k = bp.target.key()
+            if before[k] != after[k]:
+                return bp, f"{bp.target.where()} {before[k]} -> {after[k]} (pass {pos}, token {pos - 1} = {tok})"
+        return None
+
+    def _fill_log(self, upto: int) -> None:
+        """Decode the watched values at every position 1..upto (re-executing from the launch when
+        some are not known); ends at ``upto``."""
+        keys = self.breakpoints.keys(self.kernel.warps)
+        if all(self._values(p, keys) is not None for p in range(1, upto + 1)):
+            return
+        self.goto(1)
+        self._values(1, keys)
+        for p in range(2, upto + 1):
+            self.backend.seek(p, self.history)
+            self._values(p, keys)
 
     # --- commands -----------------------------------------------------------------------------
     def here(self) -> Stop:
@@ -208,10 +266,10 @@ class Session:
         tok = self._pass()
         if tok is None:
             return self._at_end()
-        if (bp := self.breakpoints.hit(tok, self.kernel.program)) is not None:
+        if (hit := self._hit(self.pos)) is not None:
+            bp, what = hit
             bp.hits += 1
-            return Stop("breakpoint", f"one forward pass: token {self.pos - 1} = {tok}, breakpoint {bp.spec}",
-                        bp.spec)
+            return Stop("breakpoint", f"one forward pass: {what}, breakpoint {bp.spec}", bp.spec)
         if self._departs_here():
             return Stop("mismatch", f"one forward pass: token {self.pos - 1} = {tok}: the model departs from "
                                     "the interpreter")
@@ -242,9 +300,10 @@ class Session:
                 return self._at_end()
             if ignore_breakpoints:
                 pass
-            elif (bp := self.breakpoints.hit(tok, self.kernel.program)) is not None:
+            elif (hit := self._hit(self.pos)) is not None:
+                bp, what = hit
                 bp.hits += 1
-                return Stop("breakpoint", f"breakpoint {bp.spec} hit: token {self.pos - 1} = {tok}", bp.spec)
+                return Stop("breakpoint", f"breakpoint {bp.spec} hit: {what}", bp.spec)
             elif self.breakpoints.on_mismatch and self._departs_here():
                 return Stop("mismatch", f"the model departs from the interpreter at token {self.departure}")
             if n >= MAX_TOKENS:
@@ -287,11 +346,14 @@ class Session:
                             f"{self.history[self.pos - 1]}")
 
     def back_cont(self) -> Stop:
-        for i in range(self.pos - 2, -1, -1):
-            bp = self.breakpoints.hit(self.history[i], self.kernel.program)
-            if bp is not None:
-                self.goto(i + 1)
-                return Stop("breakpoint", f"back to breakpoint {bp.spec}: token {i} = {self.history[i]}", bp.spec)
+        cur = self.pos
+        if self.breakpoints.keys(self.kernel.warps):
+            self._fill_log(cur)
+        for p in range(cur - 1, 0, -1):
+            if (hit := self._hit(p)) is not None:
+                bp, what = hit
+                self.goto(p)
+                return Stop("breakpoint", f"back to breakpoint {bp.spec}: {what}", bp.spec)
         self.goto(1)
         return Stop("back", "back at the launch (no breakpoint hit before)")
 
@@ -313,7 +375,7 @@ class Session:
             raise RuntimeError("this session cannot reload (a replay)")
         backend = self.make_backend(kernel)
         self.kernel, self.backend = kernel, backend
-        dropped = self.breakpoints.revalidate(kernel.program, kernel.warps)
+        dropped = self.breakpoints.revalidate(kernel.program, kernel.warps, kernel.launch, kernel.cfg)
         self._reset()
         stop = self.start()
         return Stop("reload", f"reloaded {kernel.name}: launch restarted; {stop.text}"), dropped
@@ -323,7 +385,67 @@ class Session:
         why = bp.makes_sense(self.kernel.program, self.kernel.warps)
         if why:
             raise BreakpointError(f"this breakpoint can never hit: {why}")
+        try:
+            bp.resolve(self.kernel.launch, self.kernel.cfg)
+        except LaunchError as e:
+            raise BreakpointError(e.message) from None
         return self.breakpoints.add(bp)
+
+    # --- fault injection (engine/faults.py; docs/debugger.md) ---------------------------------
+    def check_fault(self, text: str):
+        """``text`` (``TARGET [OP]``, as ``qgpu run --inject`` takes it without ``@STEP``) as a Fault,
+        or a LaunchError / ValueError saying why it cannot be injected here."""
+        from engine.faults import parse_fault
+
+        if not hasattr(self.backend, "inject"):
+            raise ValueError("fault injection needs the model (a replay has no state to change)")
+        if self.recorder:
+            raise ValueError("fault injection is not recorded in replay files: run without --record")
+        if "@" in text.replace("@w", ""):
+            raise ValueError("give TARGET [OP] without @STEP: the fault lands before the next EXEC step")
+        return parse_fault(f"{text}@0", self.kernel.launch, self.kernel.cfg)
+
+    def inject(self, text: str) -> Stop:
+        """Write a fault into the model's state before an EXEC step: the current token's when it is
+        an EXEC (its pass is next), else the next one's (stepping there first). The launch goes on
+        from there on the model; the interpreter beside it stays fault-free, so the diff shows the
+        change and a continue stops at the first token where it shows."""
+        from dataclasses import replace
+
+        fault = self.check_fault(text)
+        if not self.history[self.pos - 1].startswith("EXEC."):
+            stop = self.step_exec()
+            if stop.kind != "exec":
+                return Stop(stop.kind, f"{stop.text}; no EXEC step left to inject {text.strip()} before")
+        self._index(self.pos)
+        step = self._exec_of[self.pos - 1]
+        fault = replace(fault, step=step, text=f"{text.strip()}@{step}")
+        old, new = self.backend.inject(fault)
+        self._truncate(self.pos)
+        self.faults.append(fault)
+        return Stop("fault", f"fault {fault.text}: {fault.where()} {old:#x} -> {new:#x} before EXEC step {step} "
+                             f"(token {self.pos - 1}); the interpreter goes on without it")
+
+    def clear_faults(self) -> Stop:
+        first = self.backend.clear_faults() if hasattr(self.backend, "clear_faults") else None
+        if first is None:
+            return Stop("here", "no faults to clear")
+        n = len(self.faults)
+        self._truncate(first)
+        self.faults = []
+        self.goto(first)
+        return Stop("back", f"{n} fault(s) cleared: back at token {self.pos - 1}, where the first was injected")
+
+    def _truncate(self, pos: int) -> None:
+        """Forget the tokens after ``pos`` (the launch changed there)."""
+        del self.history[pos:]
+        del self.margins[pos:]
+        del self._exec_of[pos:]
+        self._exec_pos = [p for p in self._exec_pos if p < pos]
+        self._checked = min(self._checked, pos)
+        self._log = {p: v for p, v in self._log.items() if p < pos}  # the state at pos changed too
+        if self.departure is not None and self.departure >= pos:
+            self.departure = None
 
     # --- what to show -------------------------------------------------------------------------
     def frame(self, stop: Stop) -> Frame:
@@ -370,7 +492,8 @@ class Session:
                      departure=dep, expected=self.reference.token(dep) if dep is not None else None,
                      expected_next=self.reference.token(pos), fault=self.reference.fault, done=at_end,
                      stop=stop, last_write=last_write, last_read=last_read, rom=rom,
-                     breakpoints=self.breakpoints, layout=getattr(self.backend, "layout", None))
+                     breakpoints=self.breakpoints, layout=getattr(self.backend, "layout", None),
+                     injected=[f"{f.text}: {f.where()} before EXEC step {f.step}" for f in self.faults])
 
 
 def _changed(prev: MachineState | None, cur: MachineState) -> set[tuple]:

@@ -18,8 +18,8 @@ class MemoryPane(Pane):
     HELP = ("The machine's 126 memory words, 16 per row. Heat: red = written by this EXEC step, orange "
             "= in the last 3 steps, yellow = earlier (writes from the model's M records); cyan/blue = "
             "read by this step / earlier (reads leave no token: from the interpreter). ! = differs "
-            "from the interpreter, ? = low margin, · = a word of an array, blank = unused. m shows "
-            "the values, per array.")
+            "from the interpreter, ? = low margin, · = a word of an array, blank = unused; reversed: "
+            "a watched word (watch out[3]). m shows the values, per array.")
 
     values: reactive[bool] = reactive(False)
 
@@ -38,6 +38,7 @@ class MemoryPane(Pane):
         now = f.step.index if f.step else -1
         bad = {m.index for m in f.mismatches if m.kind == "mem"}
         low = {m.index for m in f.lows if m.kind == "mem"}
+        watched = f.breakpoints.watched_words() if f.breakpoints else set()
         used = layout.total_words
         out = Text(no_wrap=True, overflow="crop")
         n = f.kernel.cfg.mem_words
@@ -55,9 +56,12 @@ class MemoryPane(Pane):
                     ch, st = "?", "bold white on red"
                 elif a in bad:
                     ch, st = "!", "bold white on red"
+                if a in watched:
+                    ch, st = ch if ch.strip() else "·", f"{st} underline reverse".strip()
                 out.append(ch + " ", style=st)
             out.append("\n")
-        out.append("■ written ▪ read (interp) ! ≠ interp ? low margin", style="dim")
+        out.append("■ written ▪ read (interp) ! ≠ interp ? low margin" + (" ▮ watched" if watched else ""),
+                   style="dim")
         return out
 
     def _values(self, f: Frame, width: int) -> Text:
@@ -72,12 +76,15 @@ class MemoryPane(Pane):
         out = Text(no_wrap=False)
         now = f.step.index if f.step else -1
         bad = {m.index for m in f.mismatches if m.kind == "mem"}
+        watched = f.breakpoints.watched_words() if f.breakpoints else set()
         for name, base, n in regions:
             out.append(f"{name}@{base}:", style="bold")
             for a in range(base, base + n):
                 wd = mem[a]
                 st = "bold white on red" if (not wd.ok or a in bad) else \
                     "bold red" if f.last_write.get(a, -9) == now else ""
+                if a in watched:
+                    st = f"{st} underline".strip()
                 out.append(" ")
                 out.append(fmt(wd.value, self.hex), style=st)
             out.append("\n")
@@ -144,7 +151,9 @@ class DiffPane(Pane):
 
     def title_for(self, f: Frame) -> str:
         bad = len(f.mismatches) + len(f.lows) + (f.departure is not None)
-        return "diff: model vs interpreter" + (f" · {bad} PROBLEM{'S' * (bad != 1)}" if bad else " · equal")
+        if bad:
+            return f"diff: model vs interpreter · {bad} PROBLEM{'S' * (bad != 1)}"
+        return "diff: model vs interpreter" + (" · fault injected" if f.injected else " · equal")
 
     def draw(self, f: Frame, height: int, width: int) -> Text:
         out = Text(no_wrap=False)
@@ -158,6 +167,8 @@ class DiffPane(Pane):
                        style="bold white on red")
         if f.fault:
             out.append(f"interpreter: {f.fault}\n", style="bold red")
+        for text in f.injected:
+            out.append(f"injected into the model only: {text}\n", style="bold magenta")
         if f.ref is None:
             out.append("no interpreter state to compare at this point\n", style="yellow")
         for m in f.mismatches:
@@ -168,8 +179,10 @@ class DiffPane(Pane):
         if f.ref is not None and not f.mismatches and not f.lows:
             w = f.kernel.warps
             what = f"registers, predicates and pcs of {w} warp{'s' * (w != 1)}, {f.kernel.cfg.mem_words} memory words"
-            if f.departure is not None or f.fault:  # never "equal" beside a departure
-                out.append(f"the decoded state matches ({what}), but the launch departs (above)\n",
+            if f.departure is not None or f.fault or f.injected:  # never "equal" beside a departure
+                out.append(f"the decoded state matches ({what}), but "
+                           f"{'a fault was injected' if f.injected and f.departure is None else 'the launch departs'} "
+                           "(above)\n",
                            style="bold yellow")
             else:
                 out.append(f"✓ equal: {what}\n", style="bold green")

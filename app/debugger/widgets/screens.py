@@ -71,30 +71,44 @@ class HelpScreen(ModalScreen[None]):
         return t
 
 
-class BreakpointPrompt(ModalScreen[str | None]):
-    """Asks for a breakpoint (prefilled with the current block)."""
+class Prompt(ModalScreen[str | None]):
+    """Asks for one line of text (prefilled); enter gives it, escape gives None."""
 
     DEFAULT_CSS = """
-    BreakpointPrompt { align: center middle; }
-    BreakpointPrompt > Vertical { width: 64; height: auto; border: round $accent; background: $surface; padding: 0 1; }
+    Prompt { align: center middle; }
+    Prompt > Vertical { width: 64; height: auto; border: round $accent; background: $surface; padding: 0 1; }
     """
     BINDINGS = [Binding("escape", "cancel", "cancel", id="prompt-cancel")]
 
-    def __init__(self, default: str):
+    def __init__(self, title: str, hint: str, default: str, input_id: str):
         super().__init__()
-        self.default = default
+        self.title_text, self.hint, self.default, self.input_id = title, hint, default, input_id
 
     def compose(self) -> ComposeResult:
         with Vertical() as v:
-            v.border_title = "add a breakpoint"
-            yield Label("EXEC(b,w) — * = any: EXEC(3,*), EXEC(*,1); B3; line 12")
-            yield Input(value=self.default, id="bp-input")
+            v.border_title = self.title_text
+            yield Label(self.hint)
+            yield Input(value=self.default, id=self.input_id)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def breakpoint_prompt(default: str) -> Prompt:
+    """Asks for a breakpoint (prefilled with the current block)."""
+    return Prompt("add a breakpoint or watchpoint",
+                  "EXEC(3,*), EXEC(*,1), B3, line 12 [if r2@l1 == 7]; watch out[3], watch r4@w1.l2",
+                  default, "bp-input")
+
+
+def fault_prompt(default: str) -> Prompt:
+    """Asks for a fault to inject into the model's state before the next EXEC step."""
+    return Prompt("inject a fault into the model (before the next EXEC step)",
+                  "rN@wW.lL | mem[A] | NAME[I], then ^B (flip bit B) or =V; 'clear' removes all",
+                  default, "fault-input")
 
 
 class BreakpointList(ModalScreen[None]):

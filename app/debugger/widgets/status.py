@@ -63,6 +63,8 @@ class StatusBar(Widget):
             problems.append(f"{len(f.lows)} low-margin word{'s' * (len(f.lows) != 1)}")
         if f.fault:
             problems.append(f"interpreter fault: {f.fault}")
+        if f.injected:
+            problems.append(f"{len(f.injected)} fault{'s' * (len(f.injected) != 1)} injected")
         if problems:
             out = Text("✗ " + "; ".join(problems) + " (diff pane)", style="bold white on red")
         else:
