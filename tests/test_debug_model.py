@@ -67,7 +67,7 @@ def session(shared):
 def cache_bits(cache) -> dict[str, torch.Tensor]:
     """Every tensor of the cache as raw integer bits (read here, not through engine/snapshot.py)."""
     out = {}
-    for i, layer in enumerate(cache.layers):
+    for i, layer in enumerate(getattr(cache, "layers", [])):
         for name in ("conv_states", "recurrent_states"):
             for k, t in (getattr(layer, name, None) or {}).items():
                 if t is not None:
@@ -76,6 +76,11 @@ def cache_bits(cache) -> dict[str, torch.Tensor]:
             t = getattr(layer, name, None)
             if isinstance(t, torch.Tensor):
                 out[f"{i}.{name}"] = t.clone().view(torch.int32)
+    if not hasattr(cache, "layers"):  # engine/fast.py's FastCache: plain dicts of tensors
+        for name in ("conv", "state", "keys", "values"):
+            for k, t in getattr(cache, name).items():
+                out[f"{k}.{name}"] = t.clone().view(torch.int32) if t.dtype == torch.float32 else t.clone()
+        out["seen"] = torch.tensor(cache.seen)
     assert out
     return out
 
@@ -399,7 +404,15 @@ def _read_again_fault(kernel, trace):
     raise AssertionError("no register fault of steps 2..11 shows")
 
 
-def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(session, kernel, trace):
+@pytest.fixture(scope="module")
+def fast_session(fast3, kernel):
+    """A session on the fast engine (engine/fast.py): for the tests that run whole launches."""
+    s = Session(ModelBackend(fast3, kernel.program, kernel.launch), kernel)
+    s.start()
+    return s
+
+
+def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(fast_session, kernel, trace):
     """The model follows the faulted interpreter (engine/faults.faulted_run, plain Python) token for
     token; the diff shows the changed register at once; continue stops at the first token where
     the fault shows; reverse stepping across the fault writes it again; clearing it restores the
@@ -408,6 +421,7 @@ def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(session
 
     from compiler.errors import LaunchError
 
+    session = fast_session
     tokens, _ = trace
     ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
     step, spec, faulted = _read_again_fault(kernel, trace)
@@ -476,3 +490,41 @@ async def test_fault_form_injects_and_clears(shared):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not app.frame.injected and not shared.faults
+
+
+@pytest.mark.parametrize("engine", ["hf", "fast"])
+def test_probe_names_the_register_row_a_record_writes(engine, request, kernel, trace):
+    """The pass that feeds a lane-value record ``S.l.x`` (after ``R.r``, in an EXEC step of warp w;
+    tokens from the interpreter's trace) writes register r of lane l of warp w: the probe must name
+    that row in the layer the layout gives for the register file, and probing leaves the run's
+    cache bit for bit as it was."""
+    tokens, _ = trace
+    want = None
+    for i, t in enumerate(tokens):
+        if t.startswith("EXEC."):
+            warp = int(t.split(".")[2])
+        elif t.startswith("R."):
+            reg = int(t.split(".")[1])
+        elif t.startswith("S.") and i > 0 and tokens[i - 1].startswith("R."):
+            want = (i, warp, reg, int(t.split(".")[1]))
+            break
+    i, w, r, lane = want
+    session = request.getfixturevalue("session" if engine == "hf" else "fast_session")
+    gpu = session.backend.gpu
+    session.goto(i + 2)  # pass i + 2 feeds token i
+    assert session.frame(session.here()).probe is None  # off: not computed
+    bits = cache_bits(session.backend.run.cache)
+    session.probe_on = True
+    try:
+        f = session.frame(session.here())
+    finally:
+        session.probe_on = False
+    p = f.probe
+    assert p.pos == i + 2 and p.token == tokens[i + 1]
+    assert len(p.layers) == len(gpu.layout["layers"])
+    layer = gpu.layout["state"]["registers"]["layer"]
+    assert any(x.endswith(f"r{r}@w{w}.l{lane}") for x in p.layers[layer].writes), p.layers[layer].writes
+    assert [lp.stage for lp in p.layers] == [L["stage"] for L in gpu.layout["layers"]]
+    assert any(lp.groups for lp in p.layers)
+    after = cache_bits(session.backend.run.cache)
+    assert bits.keys() == after.keys() and all(torch.equal(bits[k], after[k]) for k in bits)

@@ -28,15 +28,18 @@ from app.debugger.widgets.code import PtxPane, SourcePane
 from app.debugger.widgets.data import DiffPane, MemoryPane, TokenPane
 from app.debugger.widgets.machine import RegistersPane, WarpTable
 from app.debugger.widgets.pipeline import PipelinePane, RomPane
+from app.debugger.widgets.probe import ProbePane
 from app.debugger.widgets.screens import BreakpointList, HelpScreen, breakpoint_prompt, fault_prompt
 from app.debugger.widgets.status import ErrorBox, PageTabs, StatusBar
 
 PAGES = {"code": ("source", "ptx"), "machine": ("warps", "registers"), "pipeline": ("pipeline", "rom"),
-         "memory": ("memory", "diff"), "trace": ("tokens", "diff")}
+         "memory": ("memory", "diff"), "trace": ("tokens", "diff"), "probe": ("probe", "diff")}
 ROWS = {"row-a": (SourcePane, PtxPane, RomPane), "row-b": (WarpTable, RegistersPane, PipelinePane),
-        "row-c": (MemoryPane, TokenPane, DiffPane)}
+        "row-c": (MemoryPane, TokenPane, DiffPane), "row-d": (ProbePane,)}
 IDS = {SourcePane: "source", PtxPane: "ptx", RomPane: "rom", WarpTable: "warps", RegistersPane: "registers",
-       PipelinePane: "pipeline", MemoryPane: "memory", TokenPane: "tokens", DiffPane: "diff"}
+       PipelinePane: "pipeline", MemoryPane: "memory", TokenPane: "tokens", DiffPane: "diff", ProbePane: "probe"}
+OPTIONAL = {"probe"}
+"""Panes the wide layout shows only when asked (``p``): they cost a computation per frame."""
 SPEEDS = (2.0, 1.0, 0.5, 0.2, 0.0)
 """Autostep pause between forward passes, seconds."""
 WIDE = (110, 34)
@@ -80,6 +83,8 @@ class DebugApp(App[None]):
         self.reloads = 0
         """Reloads applied (tests wait on it)."""
         self.reload_errors = 0
+        self.extra: set[str] = set()
+        """The OPTIONAL panes the wide layout shows now."""
 
     # --- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -122,9 +127,18 @@ class DebugApp(App[None]):
             r = self.query_one(f"#{row}")
             any_shown = False
             for pane in r.query(Pane):
-                pane.display = not self.compact or pane.id in shown
+                if self.compact:
+                    pane.display = pane.id in shown
+                else:
+                    pane.display = pane.id not in OPTIONAL or pane.id in self.extra
                 any_shown |= pane.display
             r.display = any_shown
+        probe = self.query("#probe")
+        want = bool(probe) and bool(probe.first().display)
+        if self.session is not None and self.session.probe_on != want:
+            self.session.probe_on = want
+            if want:
+                self._engine("probe", lambda s: s.here())
         self.query_one("#panes").set_class(self.compact, "-compact")
         self.query_one(PageTabs).display = self.compact
 
@@ -178,6 +192,7 @@ class DebugApp(App[None]):
     # --- engine events ----------------------------------------------------------------------------
     def on_session_ready(self, msg: SessionReady) -> None:
         self.session = msg.session
+        self.session.probe_on = bool(self.query_one("#probe").display)  # mounted by now
         self.session.on_pass = self._on_pass
         self.busy = ""
         self._show(msg.frame)
@@ -394,6 +409,14 @@ class DebugApp(App[None]):
         self._layout_mode = "fixed"
         self.page = name
         self.compact = True
+
+    def action_probe(self) -> None:
+        """Show or hide the per-layer probe (wide layout: a row of its own; compact: its page)."""
+        if self.compact:
+            self.page = "code" if self.page == "probe" else "probe"
+        else:
+            self.extra ^= {"probe"}
+            self._apply_layout()
 
     def action_help(self) -> None:
         panes = [(cls.TITLE, cls.HELP) for cls in IDS]

@@ -139,6 +139,41 @@ class ModelBackend:
                     f"re-executing token {self.pos - 1} gave {got[0] if got else 'nothing'}, "
                     f"recorded {want}: the model is not deterministic here")
 
+    def probe(self, history: list[str]):
+        """Run the pass that produced the current token again, keeping every layer's residual
+        and the DeltaNet states before and after it (app/debugger/probe.py). Exact: it starts
+        from the state before that pass (a keyframe and re-execution) and must give the same token."""
+        from app.debugger.probe import describe
+
+        pos = self.pos
+        if pos < 1:
+            return None
+        self.seek(pos - 1, history)
+        if pos - 1 in self.faults and not self._applied:  # a fault is not the pass's doing
+            for f in self.faults[pos - 1]:
+                inject_model(self.run, f)
+            self._applied = True
+        before = self._deltanet_states()
+        tok = self.run.step(hidden=True)
+        self._applied = False
+        if tok != history[pos - 1]:
+            raise NondeterminismError(f"probing token {pos - 1} gave {tok}, recorded {history[pos - 1]}")
+        after = self._deltanet_states()
+        hidden = self.run.hidden
+        self.run.hidden = None
+        return describe(self.layout, self.gpu.machine, pos, tok, hidden, before, after)
+
+    def _deltanet_states(self) -> dict:
+        """Layer -> its DeltaNet state (value heads, dk, dv), for the GPU's layers that have one (a
+        full-attention layer keeps keys and values instead: left out)."""
+        out = {}
+        for L in range(len(self.layout.get("layers", []))):
+            try:
+                out[L] = self.gpu.exe.recurrent_state(self.run.cache, L)[0].clone()
+            except RuntimeError:
+                continue
+        return out
+
     def inject(self, fault) -> tuple[int, int]:
         """Write ``fault`` into the state now, before the next pass, and keep it: re-executing
         through this position (reverse stepping, restart) writes it again. Everything after this

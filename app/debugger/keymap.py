@@ -69,6 +69,8 @@ KEYS: tuple[Key, ...] = (
     Key("page-pipeline", "3", "page('pipeline')", "compact layout: pipeline and ROM", "view"),
     Key("page-memory", "4", "page('memory')", "compact layout: memory and diff", "view"),
     Key("page-trace", "5", "page('trace')", "compact layout: tokens and diff", "view"),
+    Key("page-probe", "6", "page('probe')", "compact layout: the per-layer probe and diff", "view"),
+    Key("probe", "p", "probe", "per-layer probe on/off: what each layer of the last pass computed", "view"),
     Key("refresh", "ctrl+l", "refresh", "decode the state again and redraw", "view"),
     Key("help", "question_mark", "help", "this help", "other", True),
     Key("quit", "q", "quit", "quit (closes the replay file of --record)", "other", True),

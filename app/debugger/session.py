@@ -116,6 +116,9 @@ class Frame:
     """The checkpoint's qgpu_layout.json (layer table, state map), for the pipeline pane."""
     injected: list[str] = field(default_factory=list)
     """The faults injected into the model so far, described (``Session.inject``)."""
+    probe: object = None
+    """The per-layer probe of the pass that produced the current token (app/debugger/probe.py),
+    a string saying why there is none, or None when the probe is off."""
 
 
 class Session:
@@ -131,6 +134,8 @@ class Session:
         self.interrupt = threading.Event()
         self.on_pass: Callable[[int], None] | None = None
         """Called after every forward pass with the new position (progress display)."""
+        self.probe_on = False
+        """Compute the per-layer probe in every frame (the probe pane is shown)."""
         self._reset(history)
 
     def _reset(self, history=None) -> None:
@@ -486,6 +491,14 @@ class Session:
         except ValueError as e:
             rom = f"ROM state corrupt: {e}"
         dep = self.departure if self.departure is not None and self.departure < pos else None
+        probe = None
+        if self.probe_on:
+            if not hasattr(self.backend, "probe"):
+                probe = "the probe needs the model (a replay holds no activations)"
+            elif pos < 1:
+                probe = "no pass yet"
+            else:
+                probe = self.backend.probe(self.history)
         return Frame(kernel=k, backend=self.backend.label, pos=pos, tokens=self.history[:pos],
                      margins=self.margins[:pos], prompt_len=len(self.backend.prompt), step=step,
                      records=records, state=state, changed=changed, ref=ref, mismatches=mism, lows=lows,
@@ -493,7 +506,8 @@ class Session:
                      expected_next=self.reference.token(pos), fault=self.reference.fault, done=at_end,
                      stop=stop, last_write=last_write, last_read=last_read, rom=rom,
                      breakpoints=self.breakpoints, layout=getattr(self.backend, "layout", None),
-                     injected=[f"{f.text}: {f.where()} before EXEC step {f.step}" for f in self.faults])
+                     injected=[f"{f.text}: {f.where()} before EXEC step {f.step}" for f in self.faults],
+                     probe=probe)
 
 
 def _changed(prev: MachineState | None, cur: MachineState) -> set[tuple]:

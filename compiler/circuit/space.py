@@ -104,4 +104,6 @@ class Space:
     def table(self) -> list[dict]:
         """The allocation dump: one row per group (first channel, width, kind, stage, meaning)."""
         return [{"group": g.name, "first": g.start, "width": len(g), "kind": g.kind,
-                 "stage": g.stage, "doc": g.doc} for g in self.groups.values()]
+                 "stage": g.stage, "doc": g.doc,
+                 **({"values": [str(v) for v in g.values]} if g.kind == "onehot" else {})}
+                for g in self.groups.values()]

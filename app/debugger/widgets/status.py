@@ -10,7 +10,7 @@ from textual.widgets import Static
 from app.debugger.session import Frame
 from app.debugger.widgets.machine import explain
 
-PAGES = ("code", "machine", "pipeline", "memory", "trace")
+PAGES = ("code", "machine", "pipeline", "memory", "trace", "probe")
 
 
 class StatusBar(Widget):

@@ -1,0 +1,52 @@
+"""The per-layer probe pane (app/debugger/probe.py computes it; `p` shows and hides it)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from app.debugger.session import Frame
+from app.debugger.widgets.base import Pane
+
+
+class ProbePane(Pane):
+    TITLE = "probe: what each layer computed"
+    HELP = ("For the pass that produced the current token, one row per layer: its stage (from "
+            "qgpu_layout.json; 'base' for a merged model's own layers), the named residual groups it "
+            "changed at the last position with their values after it (one-hot codes decoded), and "
+            "the DeltaNet state rows its heads wrote (register r of lane l of warp w, memory word k, ROM "
+            "block, pc or tag of a lane). Computed only while shown: the pass is run again from the "
+            "exact earlier state (same token, checked). p hides it.")
+
+    def title_for(self, f: Frame) -> str:
+        if f.probe is None or isinstance(f.probe, str):
+            return self.TITLE
+        return f"{self.TITLE} · pass {f.probe.pos} → token {f.probe.pos - 1} = {f.probe.token}"
+
+    def draw(self, f: Frame, height: int, width: int) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        p = f.probe
+        if p is None:
+            out.append("probe off (p)", style="dim")
+            return out
+        if isinstance(p, str):
+            out.append(p, style="yellow")
+            return out
+        lines = []
+        for lp in p.layers:
+            line = Text()
+            line.append(f"L{lp.index:<3}", style="bold")
+            line.append(f"{lp.stage:<10}", style="cyan")
+            if not lp.groups and not lp.writes:
+                line.append("no change", style="dim")
+            groups = ", ".join(f"{g}={v}" for g, v in lp.groups)
+            if groups:
+                line.append(groups)
+            if lp.writes:
+                shown = lp.writes[:6]
+                more = f" +{len(lp.writes) - 6}" if len(lp.writes) > 6 else ""
+                line.append(("  " if groups else "") + "state: " + ", ".join(shown) + more, style="magenta")
+            lines.append(line)
+        keep = lines[:height]
+        if len(lines) > height:
+            keep[-1] = Text(f"… {len(lines) - height + 1} more layers", style="dim")
+        return Text("\n").join(keep)
