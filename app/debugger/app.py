@@ -38,8 +38,9 @@ ROWS = {"row-a": (SourcePane, PtxPane, RomPane), "row-b": (WarpTable, RegistersP
         "row-c": (MemoryPane, TokenPane, DiffPane), "row-d": (ProbePane,)}
 IDS = {SourcePane: "source", PtxPane: "ptx", RomPane: "rom", WarpTable: "warps", RegistersPane: "registers",
        PipelinePane: "pipeline", MemoryPane: "memory", TokenPane: "tokens", DiffPane: "diff", ProbePane: "probe"}
-OPTIONAL = {"probe"}
-"""Panes the wide layout shows only when asked (``p``): they cost a computation per frame."""
+OPTIONAL = {"probe": ("row-a", "row-b")}
+"""Panes the wide layout shows only when asked (``p``: they cost a computation per frame), and the
+rows they take the place of while shown."""
 SPEEDS = (2.0, 1.0, 0.5, 0.2, 0.0)
 """Autostep pause between forward passes, seconds."""
 WIDE = (110, 34)
@@ -85,6 +86,8 @@ class DebugApp(App[None]):
         self.reload_errors = 0
         self.extra: set[str] = set()
         """The OPTIONAL panes the wide layout shows now."""
+        self._command = "running"
+        """The name of the session command running (``busy`` shows its progress)."""
 
     # --- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -123,6 +126,7 @@ class DebugApp(App[None]):
 
     def _apply_layout(self) -> None:
         shown = set(PAGES[self.page])
+        replaced = {row for pid in self.extra for row in OPTIONAL[pid]}
         for row in ROWS:
             r = self.query_one(f"#{row}")
             any_shown = False
@@ -130,7 +134,7 @@ class DebugApp(App[None]):
                 if self.compact:
                     pane.display = pane.id in shown
                 else:
-                    pane.display = pane.id not in OPTIONAL or pane.id in self.extra
+                    pane.display = (pane.id in self.extra if pane.id in OPTIONAL else row not in replaced)
                 any_shown |= pane.display
             r.display = any_shown
         probe = self.query("#probe")
@@ -165,7 +169,7 @@ class DebugApp(App[None]):
         if self.busy:
             self._message(f"still running: {self.busy}")
             return False
-        self.busy = name
+        self.busy = self._command = name
         self.session.interrupt.clear()
         self.run_worker(lambda: self._run(command), thread=True, group="engine", name=name, exit_on_error=False)
         return True
@@ -187,7 +191,7 @@ class DebugApp(App[None]):
         now = time.monotonic()
         if now - self._last_progress > 0.25:
             self._last_progress = now
-            self.post_message(Progress(f"{self.busy or 'running'}: token {pos - 1}"))
+            self.post_message(Progress(f"{self._command}: token {pos - 1}"))
 
     # --- engine events ----------------------------------------------------------------------------
     def on_session_ready(self, msg: SessionReady) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from app.debugger.layout import ranges
 from app.debugger.session import Frame
 from app.debugger.widgets.base import Pane
 
@@ -46,6 +47,11 @@ class ProbePane(Pane):
                 more = f" +{len(lp.writes) - 6}" if len(lp.writes) > 6 else ""
                 line.append(("  " if groups else "") + "state: " + ", ".join(shown) + more, style="magenta")
             lines.append(line)
+        if len(lines) > height:  # fold the layers that changed nothing into one line first
+            quiet = [lp.index for lp in p.layers if not lp.groups and not lp.writes]
+            lines = [ln for lp, ln in zip(p.layers, lines) if lp.groups or lp.writes]
+            if quiet:
+                lines.append(Text(f"no change: {ranges(quiet)}", style="dim"))
         keep = lines[:height]
         if len(lines) > height:
             keep[-1] = Text(f"… {len(lines) - height + 1} more layers", style="dim")
