@@ -436,3 +436,40 @@ def test_bad_watchpoints_and_conditions_say_why(text, message):
     s = replay_session()
     with pytest.raises(BreakpointError, match=message):
         s.add_breakpoint(text)
+
+
+def test_huge_and_other_machine_replay_files_are_refused(tmp_path, monkeypatch):
+    """A file beyond the size limit (sparse on disk, or a small gzip that inflates beyond it) is refused
+    before it is read whole; a recording whose program was compiled for another machine than its
+    header names is refused naming both machines."""
+    from app.debugger import replay
+    from app.debugger.replay import ReplayError, load
+
+    huge = tmp_path / "huge.qgpu-replay"
+    with open(huge, "wb") as f:
+        f.truncate(replay.MAX_BYTES + 1)
+    with pytest.raises(ReplayError, match="larger than 1024 MB"):
+        load(huge)
+    monkeypatch.setattr(replay, "MAX_BYTES", 100_000)  # the fixture inflates to ~235 KB
+    with pytest.raises(ReplayError, match="larger than 0 MB uncompressed"):
+        load(FIXTURE)
+    monkeypatch.undo()
+
+    def other_machine(lines):  # the program says 4:60, the header 3:32; the checksum is made anew
+        import hashlib
+
+        hdr = json.loads(lines[0])
+        m = json.loads(json.dumps(hdr["machine"]))
+        m["rom_blocks"], m["block"]["max_instrs"] = 60, 4
+        hdr["program"]["machine"] = m
+        out = [json.dumps(hdr) + "\n"] + lines[1:-1]
+        end = json.loads(lines[-1])
+        end["sha256"] = hashlib.sha256("".join(out).encode()).hexdigest()
+        return out + [json.dumps(end) + "\n"]
+
+    f = tmp_path / "other.qgpu-replay"
+    _rewrite(FIXTURE, f, other_machine)
+    with pytest.raises(ReplayError) as e:
+        load(f)
+    text = str(e.value)
+    assert len(text.splitlines()) == 1 and "does not build" in text and "4:60" in text and "3:32" in text, text

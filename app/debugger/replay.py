@@ -38,6 +38,9 @@ from app.debugger.state import UNWRITTEN, MachineState
 
 FORMAT = "qgpu-replay"
 VERSION = 2
+MAX_BYTES = 1 << 30
+"""The largest replay file read, uncompressed (a recorded token takes about 2 KB: a launch of
+``session.MAX_TOKENS`` tokens about 400 MB); a larger file is refused before it fills memory."""
 
 
 class ReplayError(QgpuError):
@@ -149,13 +152,22 @@ def load(path: str | Path) -> Recording:
     def bad(msg: str) -> ReplayError:
         return ReplayError(msg, file=where)
 
+    too_big = (f"replay file larger than {MAX_BYTES >> 20} MB uncompressed: not one qgpu-debug wrote "
+               f"(a recorded token takes about 2 KB)")
     try:
+        if p.stat().st_size > MAX_BYTES:
+            raise bad(too_big)
         raw = p.read_bytes()
     except FileNotFoundError:
         raise bad("no such file") from None
     except OSError as e:
         raise bad(f"cannot read the file: {e.strerror}") from None
     if raw[:2] == b"\x1f\x8b":
+        try:  # a small file that inflates beyond the limit is refused before it is inflated whole
+            if len(zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(raw, MAX_BYTES + 1)) > MAX_BYTES:
+                raise bad(too_big)
+        except zlib.error:
+            pass  # reported below, with gzip's own words
         try:
             raw = gzip.decompress(raw)
         except EOFError:
