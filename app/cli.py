@@ -14,6 +14,7 @@ from pathlib import Path
 
 from app.launching import add_machine_option, checkpoint_for, exit_status, machine_for
 from compiler.errors import LaunchError
+from compiler.circuit.protocol import is_exec
 from compiler.circuit.dims import MAX_ROM_BLOCKS
 from compiler.machine.config import DEFAULT
 from compiler.machine.semantics import s32
@@ -502,12 +503,12 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
             if run.force(part) is not None:
                 _report_mismatch(run.generated, want, run.prompt)
                 return 4
-    execs = sum(t.startswith("EXEC.") for t in run.generated)
+    execs = sum(is_exec(t) for t in run.generated)
     while not run.done and len(run.generated) < limit:
         if fault is not None and not injected and execs == fault.step + 1:
             inject()  # the pending input is this step's EXEC token: the model reads the fault with it
         tok = run.step()
-        execs += tok.startswith("EXEC.")
+        execs += is_exec(tok)
         n = len(run.generated)
         if show and n % 10 == 0:
             print(f"\r  model: {n} tokens", end="", file=sys.stderr, flush=True)
@@ -570,7 +571,7 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
 
 def _report_mismatch(got: list[str], want: list[str], prompt: list[str]) -> None:
     i = len(got) - 1
-    step = sum(t.startswith("EXEC.") for t in want[:i + 1]) - 1
+    step = sum(is_exec(t) for t in want[:i + 1]) - 1
     ctx = " ".join(want[max(0, i - 6):i])
     print(f"qgpu: replay mismatch at generated token {i} (EXEC step {step}, both counted from 0):\n"
           f"  after: ... {ctx}\n  model:       {got[i]}\n  interpreter: {want[i]}", file=sys.stderr)

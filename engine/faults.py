@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from compiler.circuit.protocol import is_exec
 from compiler.errors import LaunchError
 from compiler.machine.config import MachineConfig
 from engine.targets import PATTERN, resolve
@@ -136,7 +137,7 @@ def inject_model(run, fault: Fault) -> tuple[int, int]:
 
 def exec_positions(tokens: list[str]) -> list[int]:
     """Index of each EXEC token in a launch's token trace (EXEC step k's token is at ``[k]``)."""
-    return [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
+    return [i for i, t in enumerate(tokens) if is_exec(t)]
 
 
 def faulted_run(program, launch, cfg: MachineConfig, fault: Fault, max_steps: int | None = None):

@@ -163,3 +163,25 @@ def test_seventeen_parameters_are_a_clear_circuit_limit(tmp_path):
     prog, launch = _many_params_kernel(tmp_path, P.PARAMS + 1)
     with pytest.raises(P.CircuitLimit, match="17 parameters; the circuit holds 16"):
         P.prompt_tokens(prog, launch)
+
+
+def test_token_codec_reads_every_name_back():
+    """protocol.Token: every vocabulary name parses and prints back; the fields of each kind, as the
+    names are built in Vocab.words."""
+    from compiler.circuit.protocol import FIELDS, Token, Vocab, is_exec
+    from compiler.machine.config import parse_machine
+
+    for w in Vocab(parse_machine("3:32")).words:
+        t = Token.parse(w)
+        assert str(t) == w and t.is_exec == is_exec(w)
+    cases = {"EXEC.3.1.8": ("EXEC", (3, 1, 8), None), "R.4": ("R", (4,), None), "S.-7": ("S", (-7,), None),
+             "S.2.-13": ("S", (-13,), 2), "B0.3.255": ("B0", (255,), 3), "B2.9": ("B2", (9,), None),
+             "P.3.0.1": ("P", (0, 1), 3), "M.40": ("M", (40,), None), "M.40.2.1": ("M", (40, 1), 2),
+             "I.5.2": ("I", (5, 2), None), "F.dst.7": ("F", (FIELDS.index("dst"), 7), None), "END": ("END", (), None)}
+    for name, (kind, args, lane) in cases.items():
+        t = Token.parse(name)
+        assert (t.kind, t.args, t.lane) == (kind, args, lane), name
+    assert Token.parse("EXEC.3.1.8").exec_fields == (3, 1, 8) and Token.parse("R.4").exec_fields is None
+    assert Token.parse("M.40.2.1").stored_word == 40 and Token.parse("M.40").stored_word is None
+    assert [Token.parse(n).is_write for n in ("S.2.-13", "B0.3.1", "P.3.0.1", "M.40.2.1", "R.4", "S.-7", "B1.3")] == \
+        [True, True, True, True, False, False, False]

@@ -31,6 +31,7 @@ import torch
 
 from app.chat import expr
 from app.chat.prompts import END_OF_TURN, MODES, system_prompt, system_turn, tool_turn, user_turn
+from compiler.circuit.protocol import is_exec
 from compiler.errors import QgpuError
 
 MAX_STEPS = 2000
@@ -224,7 +225,7 @@ class ChatSession:
         step = self.on_launch(run, k) or run.step
         while not run.done:
             tok = step()
-            steps += tok.startswith("EXEC")
+            steps += is_exec(tok)
             self.on_step(run)
             if want is not None and replay is None and run.generated[-1:] != want[len(run.generated) - 1:len(run.generated)]:
                 i = len(run.generated) - 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from compiler.circuit.protocol import Token, is_exec
 from compiler.errors import LaunchError
 from compiler.machine.isa import Program
 from engine.targets import PATTERN, Target, parse_target
@@ -149,11 +150,8 @@ def parse(text: str) -> Breakpoint:
 
 
 def exec_fields(token: str) -> tuple[int, int, int] | None:
-    """(block, warp, mask) of an ``EXEC.b.w.m`` token, else None."""
-    if not token.startswith("EXEC."):
-        return None
-    b, w, m = token[5:].split(".")
-    return int(b), int(w), int(m)
+    """(block, warp, mask) of an ``EXEC.b.w.m`` token, else None (``protocol.Token``)."""
+    return Token.parse(token).exec_fields if is_exec(token) else None
 
 
 @dataclass

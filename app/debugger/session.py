@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
+from compiler.circuit.protocol import Token, is_exec
 from compiler.errors import LaunchError
 from compiler.machine.config import MachineConfig
 from compiler.machine.isa import Program
@@ -159,7 +160,7 @@ class Session:
     # --- bookkeeping over the token history --------------------------------------------------
     def _index(self, upto: int) -> None:
         for i in range(len(self._exec_of), min(upto, len(self.history))):
-            if self.history[i].startswith("EXEC."):
+            if is_exec(self.history[i]):
                 self._exec_pos.append(i)
             self._exec_of.append(len(self._exec_pos) - 1)
         for i in range(self._checked, min(upto, len(self.history))):
@@ -282,7 +283,7 @@ class Session:
 
     def step_exec(self) -> Stop:
         first = True
-        while first or not (self.history[self.pos - 1].startswith("EXEC.") or self.done):
+        while first or not (is_exec(self.history[self.pos - 1]) or self.done):
             first = False
             if self.interrupt.is_set():
                 return Stop("interrupt", "interrupted")
@@ -418,7 +419,7 @@ class Session:
         from dataclasses import replace
 
         fault = self.check_fault(text)
-        if not self.history[self.pos - 1].startswith("EXEC."):
+        if not is_exec(self.history[self.pos - 1]):
             stop = self.step_exec()
             if stop.kind != "exec":
                 return Stop(stop.kind, f"{stop.text}; no EXEC step left to inject {text.strip()} before")
@@ -477,8 +478,8 @@ class Session:
         self._prev = state
         last_write: dict[int, int] = {}
         for i, t in enumerate(self.history[:pos]):
-            if t.startswith("M.") and t.count(".") == 3:
-                last_write[int(t.split(".")[1])] = self._exec_of[i]
+            if t.startswith("M.") and (a := Token.parse(t).stored_word) is not None:
+                last_write[a] = self._exec_of[i]
         last_read: dict[int, int] = {}
         for s in range(max(cur, -1) + 1):
             ev = self.reference.event(s)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler.circuit.protocol import step_tokens, value_tokens
+from compiler.circuit.protocol import Token, step_tokens, value_tokens
 from compiler.machine.config import MachineConfig
 from engine.interpreter import ABSENT, EXITED, Interpreter
 from engine.model import EXIT, Word
@@ -140,22 +140,22 @@ def partial(before: RefState, after: RefState, ev, fed: int) -> RefState:
     stores = iter(ev.mem_writes)
     i, reg = 1, 0
     while i < len(toks):
-        kind, _, rest = toks[i].partition(".")
-        if kind == "R":  # the address: the lane values that follow are the records
-            reg = int(rest)
+        tok = Token.parse(toks[i])
+        if tok.kind == "R":  # the address: the lane values that follow are the records
+            reg = tok.args[0]
             i += 1
             continue
-        if kind in ("S", "B0") and rest.count(".") == 1:  # a lane value of register ``reg``
-            lane = int(rest.split(".")[0])
+        if tok.kind in ("S", "B0") and tok.lane is not None:  # a lane value of register ``reg``
+            lane = tok.lane
             v = ev.reg_writes[lane][reg]
             n = len(value_tokens(v))
             key, apply = ("reg", w, lane, reg), lambda lane=lane, r=reg, v=v: out.regs[w][lane].__setitem__(r, v)
-        elif kind == "P":
-            lane, p, _ = map(int, rest.split("."))
+        elif tok.kind == "P":
+            lane, p = tok.lane, tok.args[0]
             n = 1
             v = int(ev.pred_writes[lane][p])
             key, apply = ("pred", w, lane, p), lambda lane=lane, p=p, v=v: out.preds[w][lane].__setitem__(p, v)
-        elif kind == "M":
+        elif tok.kind == "M":
             a, v = next(stores)
             n = 1 + len(value_tokens(v))
             key, apply = ("mem", a), lambda a=a, v=v: out.memory.__setitem__(a, v & 0xFFFFFFFF)

@@ -108,6 +108,65 @@ GUARD_PFWD = 8                 # 8+j: the predicate result of slot j of this blo
 
 
 @dataclass(frozen=True)
+class Token:
+    """A circuit token's name, parsed (``Token.parse``); ``str()`` gives the name back. The one
+    reader of the names ``Vocab.words`` lists, for the engine, the debugger and the chat.
+
+    ``kind`` is the part before the first dot (``EXEC``, ``BAR``, ``R``, ``P``, ``M``, ``K``, ``S``,
+    ``B0``..``B3``, ``I``, ``F``) or a whole special (``GO``, ``END``, ``<pad>``...); ``args`` the numbers
+    after it, the lane left out; ``lane`` the lane of a lane-parallel record (``S.l.x``, ``B0.l.x``,
+    ``P.l.p.v``, ``M.a.l.k``), else None. ``F.field.x`` keeps the field's index in FIELDS."""
+
+    text: str
+    kind: str
+    args: tuple[int, ...] = ()
+    lane: int | None = None
+
+    @staticmethod
+    def parse(name: str) -> "Token":
+        kind, dot, rest = name.partition(".")
+        if not dot:
+            return Token(name, name)
+        parts = rest.split(".")
+        if kind == "F":
+            return Token(name, kind, (FIELDS.index(parts[0]), int(parts[1])))
+        nums = tuple(int(x) for x in parts)
+        if (kind in ("S", "B0") and len(nums) == 2) or kind == "P":
+            return Token(name, kind, nums[1:], nums[0])
+        if kind == "M" and len(nums) == 3:
+            return Token(name, kind, (nums[0], nums[2]), nums[1])
+        return Token(name, kind, nums)
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def is_exec(self) -> bool:
+        return self.kind == "EXEC"
+
+    @property
+    def exec_fields(self) -> tuple[int, int, int] | None:
+        """(block, warp, mask) of an ``EXEC.b.w.m``, else None."""
+        return self.args if self.kind == "EXEC" else None  # type: ignore[return-value]
+
+    @property
+    def stored_word(self) -> int | None:
+        """The memory word a store record ``M.a.l.k`` writes, else None."""
+        return self.args[0] if self.kind == "M" and self.lane is not None else None
+
+    @property
+    def is_write(self) -> bool:
+        """A record that writes a register's lane value (``S.l.x``, ``B0.l.x``), a predicate (``P``) or
+        a memory word (``M.a.l.k``)."""
+        return self.lane is not None
+
+
+def is_exec(name: str) -> bool:
+    """``Token.parse(name).is_exec``, without parsing the rest."""
+    return name.startswith("EXEC.")
+
+
+@dataclass(frozen=True)
 class Vocab:
     cfg: MachineConfig = DEFAULT
 

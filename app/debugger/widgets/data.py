@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 
+from compiler.circuit.protocol import is_exec
 from app.debugger.session import Frame
 from app.debugger.widgets.base import Pane, fmt, window
 
@@ -108,7 +109,7 @@ class TokenPane(Pane):
         show = window(n + 1, n, height)  # the last row is the interpreter's next token
         step = -1
         for i in range(0, show.start):
-            step += f.tokens[i].startswith("EXEC.")
+            step += is_exec(f.tokens[i])
         for i in show:
             if i == n:
                 if f.done:
@@ -117,15 +118,15 @@ class TokenPane(Pane):
                     out.append(f"{n:>5}  next (interp): {f.expected_next}", style="dim italic")
                 continue
             tok = f.tokens[i]
-            is_exec = tok.startswith("EXEC.")
-            step += is_exec
+            exec_tok = is_exec(tok)
+            step += exec_tok
             cur = i == n - 1
             departs = f.departure is not None and i >= f.departure
             line = Text()
             line.append("▶" if cur else " ", style="bold yellow")
             line.append(f"{i:>4}  ", style="dim")
-            line.append(tok, style=("bold red" if departs else "bold" if is_exec else ""))
-            if is_exec:
+            line.append(tok, style=("bold red" if departs else "bold" if exec_tok else ""))
+            if exec_tok:
                 line.append(f"  #{step}", style="cyan")
             if f.departure == i and f.expected is not None:
                 line.append(f"  ≠ interp {f.expected}", style="bold red")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from compiler.circuit.protocol import TERM_SLOT, encode_rom
+from compiler.circuit.protocol import TERM_SLOT, Token, encode_rom
 from app.debugger.layout import STAGES, base_layers, ranges, rom_text, stage_layers
 from app.debugger.session import Frame
 from app.debugger.widgets.base import Pane, mask_text, window
@@ -76,8 +76,7 @@ class PipelinePane(Pane):
                 lines["writeback"] = ["next pass: pcs, first record"]
             else:
                 # writes started: a register's lane values (S.l.x, B0.l.x), P and M records
-                sent = len([t for t in f.records if t.split(".")[0] in ("P", "M")
-                            or (t.split(".")[0] in ("S", "B0") and t.count(".") == 2)])
+                sent = sum(Token.parse(t).is_write for t in f.records)
                 last = f.records[-1] if f.records else f.tokens[s.pos]
                 lines["writeback"] = [f"{sent} write{'s' * (sent != 1)} sent, last {last}"]
         out = Text(no_wrap=True, overflow="crop")
