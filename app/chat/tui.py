@@ -53,7 +53,7 @@ class ChatApp(App[None]):
     #panel.-hidden { display: none; }
     #log { height: 1fr; border: round $panel-lighten-2; }
     #status { height: 1; background: $boost; }
-    .pane { height: 1fr; }
+    .pane { height: 1fr; width: 1fr; }  /* stacked: full width, not the debugger's row widths */
     """
 
     frame: reactive[Frame | None] = reactive(None)

@@ -23,22 +23,19 @@ from app.debugger.messages import (
     Failed, KernelChanged, Progress, ReloadFailed, ReloadReady, SessionReady, Stopped,
 )
 from app.debugger.session import Frame, Kernel, Session, Stop
-from app.debugger.widgets.base import Pane
-from app.debugger.widgets.code import PtxPane, SourcePane
-from app.debugger.widgets.data import DiffPane, MemoryPane, TokenPane
-from app.debugger.widgets.machine import RegistersPane, WarpTable
-from app.debugger.widgets.pipeline import PipelinePane, RomPane
-from app.debugger.widgets.probe import ProbePane
+from app.debugger import widgets  # noqa: F401 - registers every pane (widgets/__init__.py)
+from app.debugger.pages import PAGES as PAGE_NAMES
+from app.debugger.widgets.base import REGISTRY, Pane
+from app.debugger.widgets.data import MemoryPane
 from app.debugger.widgets.screens import BreakpointList, HelpScreen, breakpoint_prompt, fault_prompt
 from app.debugger.widgets.status import ErrorBox, PageTabs, StatusBar
 
-PAGES = {"code": ("source", "ptx"), "machine": ("warps", "registers"), "pipeline": ("pipeline", "rom"),
-         "memory": ("memory", "diff"), "trace": ("tokens", "diff"), "probe": ("probe", "diff")}
-ROWS = {"row-a": (SourcePane, PtxPane, RomPane), "row-b": (WarpTable, RegistersPane, PipelinePane),
-        "row-c": (MemoryPane, TokenPane, DiffPane), "row-d": (ProbePane,)}
-IDS = {SourcePane: "source", PtxPane: "ptx", RomPane: "rom", WarpTable: "warps", RegistersPane: "registers",
-       PipelinePane: "pipeline", MemoryPane: "memory", TokenPane: "tokens", DiffPane: "diff", ProbePane: "probe"}
-OPTIONAL = {"probe": ("row-a", "row-b")}
+ROWS = {row: sorted((c for c in REGISTRY if c.ROW == row), key=lambda c: c.ORDER)
+        for row in sorted({c.ROW for c in REGISTRY})}
+"""The wide layout: row id -> its panes, left to right (each pane declares ROW and ORDER)."""
+PAGES = {page: tuple(c.ID for c in REGISTRY if page in c.PAGES) for page in PAGE_NAMES}
+"""The compact layout: page -> the ids of the panes it shows (each pane declares PAGES)."""
+OPTIONAL = {c.ID: c.REPLACES for c in REGISTRY if c.REPLACES is not None}
 """Panes the wide layout shows only when asked (``p``: they cost a computation per frame), and the
 rows they take the place of while shown."""
 SPEEDS = (2.0, 1.0, 0.5, 0.2, 0.0)
@@ -99,7 +96,7 @@ class DebugApp(App[None]):
             for row, panes in ROWS.items():
                 with Horizontal(id=row, classes="row"):
                     for cls in panes:
-                        yield cls(id=IDS[cls], classes="pane").data_bind(DebugApp.frame, DebugApp.warp,
+                        yield cls(id=cls.ID, classes="pane").data_bind(DebugApp.frame, DebugApp.warp,
                                                                          DebugApp.lane, DebugApp.hex)
         yield Footer()
 
@@ -423,7 +420,7 @@ class DebugApp(App[None]):
             self._apply_layout()
 
     def action_help(self) -> None:
-        panes = [(cls.TITLE, cls.HELP) for cls in IDS]
+        panes = [(cls.TITLE, cls.HELP) for cls in REGISTRY]
         self.push_screen(HelpScreen(km.effective_keys(self._keymap), panes))
 
     async def action_quit(self) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from textual.binding import Binding
 
 from compiler.errors import QgpuError
+from app.debugger.pages import PAGES
 
 
 @dataclass(frozen=True)
@@ -64,12 +65,8 @@ KEYS: tuple[Key, ...] = (
     Key("hex", "x", "toggle_hex", "values in hex / decimal", "view", True),
     Key("memory-values", "m", "toggle_memory", "memory: heat map / values", "view"),
     Key("layout", "v", "toggle_layout", "wide (every pane) / compact (pages) layout", "view"),
-    Key("page-code", "1", "page('code')", "compact layout: source and PTX", "view"),
-    Key("page-machine", "2", "page('machine')", "compact layout: warps and registers", "view"),
-    Key("page-pipeline", "3", "page('pipeline')", "compact layout: pipeline and ROM", "view"),
-    Key("page-memory", "4", "page('memory')", "compact layout: memory and diff", "view"),
-    Key("page-trace", "5", "page('trace')", "compact layout: tokens and diff", "view"),
-    Key("page-probe", "6", "page('probe')", "compact layout: the per-layer probe and diff", "view"),
+    *(Key(f"page-{p}", str(i), f"page('{p}')", f"compact layout: {what}", "view")
+      for i, (p, what) in enumerate(PAGES.items(), 1)),
     Key("probe", "p", "probe", "per-layer probe on/off: what each layer of the last pass computed", "view"),
     Key("refresh", "ctrl+l", "refresh", "decode the state again and redraw", "view"),
     Key("help", "question_mark", "help", "this help", "other", True),

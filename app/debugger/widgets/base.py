@@ -11,12 +11,33 @@ from textual.widget import Widget
 from app.debugger.session import Frame
 
 
+REGISTRY: list[type["Pane"]] = []
+"""Every pane class that declares an ``ID``, in definition order: the app builds its layout, the
+compact pages and the help from it. Adding a pane is one widget file (imported by widgets/__init__.py)."""
+
+
 class Pane(Widget):
     """A region of the screen. ``HELP`` (shown by the help screen) says what it shows and from
-    where; ``draw`` renders the frame into at most ``height`` lines."""
+    where; ``draw`` renders the frame into at most ``height`` lines. A concrete pane declares where
+    it goes: ``ID`` (its widget id), ``ROW`` and ``ORDER`` (the wide layout's row, left to right),
+    ``WIDTH`` (there), ``PAGES`` (the compact pages that show it) and, for a pane the wide layout
+    shows only when asked (it costs a computation per frame), ``REPLACES``: the rows it takes the
+    place of."""
 
     TITLE: ClassVar[str] = ""
     HELP: ClassVar[str] = ""
+    ID: ClassVar[str] = ""
+    ROW: ClassVar[str] = ""
+    ORDER: ClassVar[int] = 0
+    WIDTH: ClassVar[str] = "1fr"
+    PAGES: ClassVar[tuple[str, ...]] = ()
+    REPLACES: ClassVar[tuple[str, ...] | None] = None
+
+    def __init_subclass__(cls, **kw) -> None:
+        super().__init_subclass__(**kw)
+        if cls.ID:
+            cls.DEFAULT_CSS = cls.__dict__.get("DEFAULT_CSS", "") + f"\n{cls.__name__} {{ width: {cls.WIDTH}; }}"
+            REGISTRY.append(cls)
     DEFAULT_CSS = """
     Pane { border: round $panel-lighten-2; border-title-color: $text-accent; padding: 0 1; height: 1fr;
            text-wrap: nowrap; text-overflow: clip; }

@@ -84,6 +84,7 @@ class _Listing(Pane):
 
 class SourcePane(_Listing):
     TITLE = "CUDA source"
+    ID, ROW, ORDER, WIDTH, PAGES = "source", "row-a", 0, "1fr", ("code",)
     HELP = ("The kernel's CUDA source, highlighted. Lines the current block was compiled from are "
             "shaded (▶ its first line); ● marks lines of blocks that have a breakpoint.")
     LANG = "cuda"
@@ -105,6 +106,7 @@ _FILE = re.compile(r'(\.file\s+\d+\s+")[^"]*/([^"/]*")')
 
 class PtxPane(_Listing):
     TITLE = "PTX"
+    ID, ROW, ORDER, WIDTH, PAGES = "ptx", "row-a", 1, "1fr", ("code",)
     HELP = ("The PTX the kernel compiled to. The current block's PTX lines are shaded; ▶ marks the "
             "instructions it runs (one EXEC runs the whole block in one forward pass).")
     LANG = "ptx"

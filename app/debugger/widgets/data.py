@@ -16,6 +16,7 @@ PER_ROW = 16
 
 class MemoryPane(Pane):
     TITLE = "memory"
+    ID, ROW, ORDER, WIDTH, PAGES = "memory", "row-c", 0, "40", ("memory",)
     HELP = ("The machine's 126 memory words, 16 per row. Heat: red = written by this EXEC step, orange "
             "= in the last 3 steps, yellow = earlier (writes from the model's M records); cyan/blue = "
             "read by this step / earlier (reads leave no token: from the interpreter). ! = differs "
@@ -95,6 +96,7 @@ class MemoryPane(Pane):
 
 class TokenPane(Pane):
     TITLE = "tokens"
+    ID, ROW, ORDER, WIDTH, PAGES = "tokens", "row-c", 1, "1fr", ("trace",)
     HELP = ("The token stream the model generated, numbered from 0 (token 0 is the first EXEC; the "
             "prompt is fed in the first pass). EXEC tokens carry their EXEC step number (#n, from 0). "
             "Red: the token differs from the interpreter's trace; m= flags a token chosen by a logit "
@@ -142,6 +144,7 @@ class TokenPane(Pane):
 
 class DiffPane(Pane):
     TITLE = "diff: model vs interpreter"
+    ID, ROW, ORDER, WIDTH, PAGES = "diff", "row-c", 2, "46", ("memory", "trace", "probe")
     DEFAULT_CSS = "DiffPane { text-wrap: wrap; }"
     HELP = ("The model's decoded state against the reference interpreter's at the same point of the "
             "launch: the interpreter's state before this EXEC step plus the records of the step fed so "

@@ -82,6 +82,7 @@ def _singular(reason: str) -> str:
 
 class WarpTable(Pane):
     TITLE = "warps"
+    ID, ROW, ORDER, WIDTH, PAGES = "warps", "row-b", 0, "38", ("machine",)
     HELP = ("The warp scheduler, like cuda-gdb's 'info cuda warps': per warp its CTA, each lane's next "
             "block decoded from the model's pc file (ex = exited, -- = no thread), the active mask of "
             "the current EXEC, the divergent mask (lanes not at the warp's lowest block) and what the "
@@ -131,6 +132,7 @@ class WarpTable(Pane):
 
 class RegistersPane(Pane):
     TITLE = "registers"
+    ID, ROW, ORDER, WIDTH, PAGES = "registers", "row-b", 1, "48", ("machine",)
     HELP = ("The focused warp's registers and predicates, all four lanes side by side, decoded from the "
             "model's register and predicate files. Yellow: changed since the previous stop; red: differs "
             "from the interpreter; white on red: decoded with a low margin (corrupt codeword). "

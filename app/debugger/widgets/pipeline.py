@@ -44,6 +44,7 @@ def block_rows(f: Frame, b: int) -> list[tuple[int, str, bool]]:
 
 class PipelinePane(Pane):
     TITLE = "pipeline"
+    ID, ROW, ORDER, WIDTH, PAGES = "pipeline", "row-b", 2, "1fr", ("pipeline",)
     HELP = ("The four stages of one EXEC and the layers that implement them (from the checkpoint's "
             "qgpu_layout.json; a slot's window overlaps the next one's, so a layer can serve two stages). "
             "The pass that feeds an EXEC token fetches the block's ROM rows, decodes and executes it for "
@@ -96,6 +97,7 @@ class PipelinePane(Pane):
 
 class RomPane(Pane):
     TITLE = "ROM (decoded from the state)"
+    ID, ROW, ORDER, WIDTH, PAGES = "rom", "row-a", 2, "40", ("pipeline",)
     HELP = ("The ROM rows as the model's ROM heads hold them (decoded from the DeltaNet state after the "
             "prompt, nearest codeword per bit), one line per slot: s1 = slot 1's result forwarded, ps1 "
             "its predicate. ≠ marks a row that differs from the compiled program; the current block "

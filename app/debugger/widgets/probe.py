@@ -11,6 +11,8 @@ from app.debugger.widgets.base import Pane
 
 class ProbePane(Pane):
     TITLE = "probe: what each layer computed"
+    ID, ROW, ORDER, WIDTH, PAGES = "probe", "row-d", 0, "1fr", ("probe",)
+    REPLACES = ("row-a", "row-b")
     HELP = ("For the pass that produced the current token, one row per layer: its stage (from "
             "qgpu_layout.json; 'base' for a merged model's own layers), the named residual groups it "
             "changed at the last position with their values after it (one-hot codes decoded), and "

@@ -7,10 +7,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from app.debugger.pages import PAGES
 from app.debugger.session import Frame
 from app.debugger.widgets.machine import explain
-
-PAGES = ("code", "machine", "pipeline", "memory", "trace", "probe")
 
 
 class StatusBar(Widget):
