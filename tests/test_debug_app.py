@@ -7,7 +7,6 @@ change (the report, snapshot_report.html, shows the differences)."""
 
 from __future__ import annotations
 
-import pytest
 
 from app.debugger.app import DebugApp
 from engine.model import Word

@@ -17,7 +17,6 @@ from app.debugger.backends import ModelBackend
 from app.debugger.breakpoints import Breakpoints
 from app.debugger.session import Kernel, Session
 from app.debugger.widgets.status import StatusBar
-from compiler.circuit.protocol import trace_tokens
 from engine.interpreter import Interpreter
 
 from test_debug_support import SAMPLE, interpreter_trace, sync
