@@ -328,13 +328,16 @@ def test_fast_engine_equals_transformers_on_launches(gpu, fast3, gpu_bf16, fast_
     from engine.model import step_together
 
     hf, fast = (gpu, fast3) if dtype == "float32" else (gpu_bf16, fast_bf16)
-    cases = [_sample(p) for p in AGREE]
+    # stock transformers in bfloat16 is this CPU's slowest path (994 s for all four in a fresh-clone
+    # run on 2026-12-06, sharing the cores): CI checks dot and divergence_nested, QGPU_FULL=1 all four
+    paths = AGREE if dtype == "float32" or os.environ.get("QGPU_FULL") else AGREE[:2]
+    cases = [_sample(p) for p in paths]
     runs = [fast.start(prog, launch) for prog, launch, _ in cases]
     wants = [trace_tokens(res.trace) for _, _, res in cases]
     for r in runs:
         r.step()
     assert step_together(runs, wants, 10_000) == [None] * len(runs)
-    for path, r, want, (prog, launch, res) in zip(AGREE, runs, wants, cases):
+    for path, r, want, (prog, launch, res) in zip(paths, runs, wants, cases):
         assert r.generated == want, path
         ref = hf.start(prog, launch)
         assert ref.force(r.generated) is None, path
