@@ -29,7 +29,7 @@ at its uses (compiler/remat.py) instead of sending it back as writeback tokens.
 from __future__ import annotations
 
 from compiler.cfg import VBlock, VProgram, simplify
-from compiler.machine.isa import OPS, Branch, Exit, Guard, Imm, Instr, Jump, Kind, Op, Pred, Reg
+from compiler.machine.isa import Branch, Exit, Guard, Imm, Instr, Jump, Op, Pred, Reg
 from compiler.regalloc import liveness
 from compiler.remat import constant_defs
 

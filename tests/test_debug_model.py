@@ -453,9 +453,20 @@ def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(fast_se
 
 
 @sync
-async def test_fault_form_injects_and_clears(shared):
+async def _submit_fault(app, pilot, text):
+    """Open the fault form (key ``i``), type ``text``, press enter and let the model finish."""
     from textual.widgets import Input
 
+    await pilot.press("i")
+    await pilot.pause()
+    app.screen.query_one(Input).value = text
+    await pilot.press("enter")
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_fault_form_injects_and_clears(shared):
     from app.debugger.app import DebugApp
 
     shared.breakpoints = Breakpoints()
@@ -465,29 +476,13 @@ async def test_fault_form_injects_and_clears(shared):
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        await pilot.press("i")
-        await pilot.pause()
-        app.screen.query_one(Input).value = "mem[3]=77"
-        await pilot.press("enter")
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _submit_fault(app, pilot, "mem[3]=77")
         assert app.frame.injected and "mem[3]=77@" in app.frame.injected[0]
         assert app.frame.state.memory[3].value == 77
         assert "fault injected" in app.query_one(StatusBar).render().plain
-        await pilot.press("i")
-        await pilot.pause()
-        app.screen.query_one(Input).value = "nope[1]"
-        await pilot.press("enter")
-        await pilot.pause()
+        await _submit_fault(app, pilot, "nope[1]")
         assert "no array argument 'nope'" in app.query_one(StatusBar).message
-        await pilot.press("i")
-        await pilot.pause()
-        app.screen.query_one(Input).value = "clear"
-        await pilot.press("enter")
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _submit_fault(app, pilot, "clear")
         assert not app.frame.injected and not shared.faults
 
 

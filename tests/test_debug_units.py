@@ -149,14 +149,11 @@ def test_layer_ranges_and_stages():
     assert ranges([0, 1, 2, 6, 11, 12]) == "L0-2 6 11-12"
     assert ranges([]) == "-"
     layout = {"layers": [
-        {"index": 0, "key_heads": ["latch", "ctx"], "writes": ["latch.*"]},
-        {"index": 1, "key_heads": ["rom.0"], "writes": ["rom.raw"]},
-        {"index": 2, "key_heads": ["regs.0.a"], "writes": ["op.0", "src.a"]},
-        {"index": 3, "key_heads": [], "writes": ["add.g", "sum"]},
-        {"index": 4, "key_heads": ["pcs.0"], "writes": ["pc.*", "newpc"]},
-        {"index": 5, "key_heads": [], "writes": []}]}
+        {"index": 0, "stage": "fetch"}, {"index": 1, "stage": "fetch+decode"}, {"index": 2, "stage": "decode"},
+        {"index": 3, "stage": "decode+execute+writeback"}, {"index": 4, "stage": "writeback"},
+        {"index": 5, "stage": ""}]}
     st = stage_layers(layout)
-    assert st == {"fetch": [0, 1], "decode": [2], "execute": [3], "writeback": [4]}
+    assert st == {"fetch": [0, 1], "decode": [1, 2, 3], "execute": [3], "writeback": [3, 4]}
     assert base_layers(layout) == []
     assert base_layers({**layout, "merge": {"circuit_layers": 6, "base_layers": 3}}) == [6, 7, 8]
 

@@ -1,47 +1,32 @@
 """Reading the checkpoint's layout for display: the pipeline stages' layers and ROM rows as text.
 
-The checkpoint's ``qgpu_layout.json`` lists every layer with its key heads and the residual
-groups it writes (docs/circuit.md, "Layers"). A layer belongs to a pipeline stage by what it
-does: **fetch** reads ROM rows (and layer 0 latches the token), **decode** turns ROM fields into
-op flags and operand sources and reads the register, constant and predicate files,
-**execute** runs the ALU, guards and memory ports, **writeback** decides the next pcs, stages the
-results and emits the records and the next ``EXEC``. Slots' windows overlap, so one layer can
-belong to several stages. Nothing here touches machine values: the ROM text is a table lookup
-of the fields decoded from the state.
+The checkpoint's ``qgpu_layout.json`` lists every layer with its pipeline stages (``"stage"``:
+``decode+execute``), which the circuit compiler derives from the residual groups the layer computes
+(``compiler/circuit/ports.py``, ``layer_stages``; each group names the stage that writes it):
+**fetch** reads ROM rows (and layer 0 latches the token), **decode** turns ROM fields into op
+flags and operand sources and reads the register, constant and predicate files, **execute** runs
+the ALU, guards and memory ports, **writeback** decides the next pcs, stages the results and emits
+the records and the next ``EXEC``. Slots' windows overlap, so one layer can belong to several
+stages. Nothing here touches machine values: the ROM text is a table lookup of the fields decoded
+from the state.
 """
 
 from __future__ import annotations
 
+from compiler.circuit.ports import STAGES
 from compiler.circuit.protocol import (
     DST_PRED, GUARD_PFWD, GUARD_PRED, OPCODE_OPS, OPCODES, SRC_FWD, SRC_IMM, SRC_JMM, SRC_PFWD, SRC_PRED,
     TERM_SLOT, TERMINATORS,
 )
 from compiler.machine.isa import OPS
 
-STAGES = ("fetch", "decode", "execute", "writeback")
-
-_WRITES = {
-    "decode": ("op.", "src.", "dst.", "pdst.", "gsrc", "guard.", "term.T", "term.N", "term.guard", "term.gsrc",
-               "A.", "B.", "C.", "Dv."),
-    "execute": ("add.", "shift.", "logic.", "mul.", "sum", "cmp", "word", "saddr", "mb", "r.", "pr.", "skip",
-                "Gv", "Dp", "wrote", "pwrote", "mwrote", "Pv", "Pa", "Pb"),
-    "writeback": ("term.G", "term.fails", "newpc", "pcw", "pc.", "pending", "pendm", "pendp", "emit", "nextsel",
-                  "nextp", "cur", "run", "ismin", "atmin", "written", "storek", "lastp"),
-}
-_HEADS = {"fetch": ("rom.", "latch", "ctx"), "decode": ("regs.", "const.", "preds."),
-          "execute": ("mem.", "mbase", "guard."), "writeback": ("pcs.", "wmask", "stage.", "term.")}
-
 
 def stage_layers(layout: dict | None) -> dict[str, list[int]]:
-    """Stage -> the layers that implement it (empty lists without a layout)."""
+    """Stage -> the layers that implement it, as the layout says (empty lists without a layout)."""
     out: dict[str, list[int]] = {s: [] for s in STAGES}
     for L in (layout or {}).get("layers", []):
-        writes = [w.rstrip("*") for w in L.get("writes", [])]
-        heads = L.get("key_heads", [])
-        for s in STAGES:
-            by_head = any(h.startswith(_HEADS[s]) for h in heads)
-            by_write = s in _WRITES and any(w.startswith(_WRITES[s]) for w in writes)
-            if by_head or by_write or (s == "fetch" and L["index"] == 0):
+        for s in L.get("stage", "").split("+"):
+            if s in out:
                 out[s].append(L["index"])
     return out
 

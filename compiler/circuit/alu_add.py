@@ -92,7 +92,7 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
     L2.reads += [g.name, p.name]
     L2.writes += [c.name]
     L3.reads += [a.name, b.name, *flag_groups, g.name, c.name]
-    L3.writes += [out.name]
+    L3.writes += [out.name] + ([carry_out.name] if carry_out is not None else [])
 
     def carry(lane: int, i: int) -> Lin:
         """The 0/1 channel holding the carry into nibble ``i`` (``{}`` for nibble 0)."""

@@ -73,10 +73,12 @@ def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b:
             L4.gated(anchor, {flags["brev"]: 1.0}, 1, form, {out[(lane, i)]: 1.0})
     L1.reads += [a.name, b.name]
     L1.writes.append(hi.name)
-    L2.reads.append(hi.name)
+    L2.reads += [a.name, b.name, hi.name]
     L2.writes.append(b1.name)
     L3.reads += [a.name, b.name, hi.name, b1.name]
     L3.writes.append(out.name)
+    L4.reads += [a.name, hi.name, b1.name]  # popc, clz, brev: the bits of a
+    L4.writes.append(out.name)
 
 
 def logic_banks(space: Space) -> list[Group]:

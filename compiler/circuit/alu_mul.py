@@ -219,9 +219,9 @@ def build_mul(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: G
             M8.flag_step(anchor, cterms, len(cterms) - 0.5, high_out, hi)
     # each bank is cleared in the layer where the next slot's multiply writes it (or earlier), as
     # late as its last reader allows: that keeps the clears out of M6, the widest layer
-    M6.clear(anchor, S.indices)                                                  # next M1 is this M6
-    M7.clear(anchor, [*A.indices, *E.indices, *F.indices])                      # next M2 is this M7
-    M8.clear(anchor, [*B.indices, *C.indices, *Y.indices, *G.indices, *P.indices, *C8.indices])
+    M6.clear(anchor, S)  # next M1 is this M6
+    M7.clear(anchor, A, E, F)  # next M2 is this M7
+    M8.clear(anchor, B, C, Y, G, P, C8)
     fl = [grp.name for grp in space.groups.values() if lo in grp.indices][:1]
     M1.reads += [a.name, b.name, sa.name, sb.name, *fl]
     M1.writes.append(S.name)

@@ -106,8 +106,8 @@ def build_shifts(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b
                 else:
                     L3.gated(a_, {q[(lane, v)]: 1.0, flags["shr.s"]: 1.0}, 2, scaled(sign, 15.0), o)
             L3.gated(a_, {big[(lane, "big")]: 1.0, flags["shr.s"]: 1.0}, 2, scaled(sign, 15.0), o)
-    for L, r, w in ((L1, [a.name, b.name], [ge.name, b0.name, big.name]), (L2, [ge.name, b0.name, big.name],
-                    [t.name, q.name]), (L3, [t.name, q.name], [out.name])):
+    for L, r, w in ((L1, [a.name, b.name], [ge.name, b0.name, big.name]), (L2, [a.name, ge.name, b0.name, big.name],
+                    [t.name, q.name]), (L3, [t.name, q.name, ge.name, big.name], [out.name])):
         L.reads += r
         L.writes += w
 

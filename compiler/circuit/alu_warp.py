@@ -35,8 +35,7 @@ Every decision is a step on a sum below 64: exact in bfloat16 too.
 
 from __future__ import annotations
 
-from compiler.circuit.layers import LayerSpec, Lin, lin
-from compiler.circuit.space import Space
+from compiler.circuit.layers import Lin, lin
 
 VOTES = ("vote.any", "vote.all", "vote.uni", "vote.ballot", "vote.active")
 SHUFFLES = ("shfl.up", "shfl.down", "shfl.bfly", "shfl.idx")
@@ -100,8 +99,10 @@ class WarpOps:
                     L2.flag_step(a, m, 1.5, {h[1]: 1.0}, flag)
                     for t, w in ((0.5, 1.0), (1.5, -1.0), (2.5, 1.0)):  # bit 0 as a channel: every
                         L2.flag_step(a, m, t, {h[0]: w}, flag)          # other op leaves it 0
-        L1.writes.append("warp.bits")
-        L2.writes.append("warp.bits")
+        L1.reads += [vals["b"].name, vals["c"].name, f"op.{s}"]
+        L1.writes.append(self.bits.name)
+        L2.reads += [vals["b"].name, vals["c"].name, self.bits.name, f"op.{s}"]
+        L2.writes.append(self.bits.name)
 
     def bit(self, s: int, x: str, l: int, t: int) -> Lin:
         """Bit t (0..15) of operand x (b or c) of lane l (0/1, and 0 unless the op is a cross-lane
@@ -153,11 +154,14 @@ class WarpOps:
             L5.flag_step(a, neg(ones), -0.5, o, ops["vote.uni"])    # uni: no 1, or no 0
             L5.flag_step(a, neg(zeros), -0.5, o, ops["vote.uni"])
             L5.flag_step(a, neg(lin(ones, zeros)), -0.5, {pres[l]: -1.0}, ops["vote.uni"])
-        L3.writes.append("vote.in")
-        L4.writes.append("vote.t")
+        L3.reads += [self.J.name, self.bits.name]
+        L3.writes.append(inm.name)
+        L4.reads += ["ctx.lanes", inm.name, P.name]
+        L4.writes.append(part.name)
+        L5.reads += [self.J.name, part.name, "ctx.lanes", f"op.{s}"]
         L5.writes += [f"pr.{s}", f"r.{s}"]
-        L4.clear(a, inm.indices)
-        L5.clear(a, [*part.indices, *self.J.indices])  # the next slot writes J in this MLP too: clear + write
+        L4.clear(a, inm)
+        L5.clear(a, part, self.J)  # the next slot writes J in this MLP too: clear + write
 
     # --- shuffles ---------------------------------------------------------------------------
     def shuffles(self, s: int) -> None:
@@ -246,9 +250,12 @@ class WarpOps:
         for l in lanes:
             for i in range(8):
                 L6.gated(a, lin(shfl, {ok[l]: -1.0}), 1, {D[(l, i)]: 1.0}, {res[(l, i)]: 1.0})
-        L4.clear(a, self.bits.indices)
-        L5.clear(a, [*src.indices, *lbits.indices, *hb.indices])
-        L6.clear(a, [*D.indices, *ok.indices])
-        L4.writes += ["shfl.src", "shfl.bits", "shfl.hb"]
-        L5.writes += [f"r.{s}", "shfl.D", "shfl.ok", f"pr.{s}"]
+        L4.clear(a, self.bits)
+        L5.clear(a, src, lbits, hb)
+        L6.clear(a, D, ok)
+        L4.reads += [self.J.name, self.bits.name, f"op.{s}"]
+        L4.writes += [src.name, lbits.name, hb.name]
+        L5.reads += [src.name, A.name, lbits.name, hb.name, f"op.{s}"]
+        L5.writes += [f"r.{s}", D.name, ok.name, f"pr.{s}"]
+        L6.reads += [D.name, ok.name, f"op.{s}"]
         L6.writes.append(f"r.{s}")

@@ -72,7 +72,7 @@ class BarrierBuilder:
         for w in range(self.warps):
             for c in self.ctas:
                 L.gated(a, {sp["bar.cta"][c]: 1.0, cta[(w, c)]: 1.0}, 2, {a: 1.0}, {relw[w]: 1.0})
-        L.reads += ["tok.kind", "latch.*", "sx", "bar.cta"]
+        L.reads += ["tok.kind", "latch.*", "sx", "bar.cta", "cta"]
         L.writes += ["cta", "relw"]
 
     def parity(self) -> None:
@@ -97,7 +97,7 @@ class BarrierBuilder:
         for w in range(self.warps):
             L.gated(a, {bar: 1.0, xw[w]: 1.0, R[w]: -1.0}, 2, {a: 1.0}, {ntag[1]: 1.0})
             L.gated(a, {bar: 1.0, xw[w]: 1.0, R[w]: 1.0}, 3, {a: 1.0}, {ntag[0]: 1.0})
-        L.reads += ["relw", "bar.p", "term.bar", "ctx.warp"]
+        L.reads += ["relw", "bar.p", "term.bar", "ctx.warp", "barR"]
         L.writes += ["barR", "ntag"]
 
     def tags(self) -> None:
@@ -126,7 +126,7 @@ class BarrierBuilder:
         for w, l in entries:
             L.gated(a, {tag[(w, l, 1)]: 1.0, R[w]: -1.0}, 1, {a: 1.0}, {wait[(w, l)]: 1.0})
             L.gated(a, {tag[(w, l, 0)]: 1.0, R[w]: 1.0}, 2, {a: 1.0}, {wait[(w, l)]: 1.0})
-        L.reads += ["tok.kind", "exec.*", "ntag", "barR"]
+        L.reads += ["tok.kind", "exec.*", "ntag", "barR", "tag"]
         L.writes += ["tag", "wait"]
 
     def per_cta(self) -> None:

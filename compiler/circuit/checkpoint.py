@@ -17,6 +17,7 @@ from pathlib import Path
 import torch
 
 from compiler.circuit.layers import ANCHOR, BALLAST_CHANNELS, VAMP, LayerSpec, Lin, ballast
+from compiler.circuit.ports import layer_ports, owners
 from compiler.circuit.space import Space
 
 CONV = 4  # linear_conv_kernel_dim: taps lag 3, 2, 1, 0 (index 3 = this token)
@@ -350,9 +351,13 @@ def save_checkpoint(spec: CircuitSpec, out: str | Path, dtype: torch.dtype = tor
 
 
 def layout_json(spec: CircuitSpec) -> dict:
-    """``qgpu_layout.json``: the residual groups, every layer's stage, reads, writes and key heads,
-    and ``spec.meta`` (machine, state map); a merged checkpoint adds its ``merge`` entry."""
+    """``qgpu_layout.json``: the residual groups, every layer's stages, the groups its weights read
+    and write (``ports.layer_ports``) and its key heads, and ``spec.meta`` (machine, state map); a
+    merged checkpoint adds its ``merge`` entry."""
+    owner = owners(spec.space)
+    ports = [layer_ports(L, owner) for L in spec.layers]
     return {"residual": spec.space.table(),
-            "layers": [{"index": L.index, "stage": L.stage, "doc": L.doc, "reads": L.reads, "writes": L.writes,
-                        "key_heads": [k.name for k in L.heads], "neurons": len(L.neurons)} for L in spec.layers],
+            "layers": [{"index": L.index, "stage": L.stage, "doc": L.doc, "reads": p.reads, "writes": p.writes,
+                        "key_heads": [k.name for k in L.heads], "neurons": len(L.neurons)}
+                       for L, p in zip(spec.layers, ports)],
             **spec.meta}

@@ -246,7 +246,7 @@ class SlotBuilder:
                                                           ops["warp"]: GAIN, xw[w]: GAIN}, (a, -1.5 * GAIN)))
             q[const_row(f"ctaid.{w}", warps)] = (0, and_form({ops["sreg.ctaid.x"]: 1.0, xw[w]: 1.0}, a))
         ports.heads.append(constants_file(sp, f"const.{s}", rows, self.lanes, q, self.results[s]))
-        ports.reads += ["src.*", f"op.{s}", "ctx.warp"]
+        ports.reads += ["src.*", f"op.{s}", "ctx.warp", bits_name(s)]  # the immediate selects a param
         ports.writes += [*(vals[x].name for x in OPERANDS), f"r.{s}"]
         # the mux: forwarded results and immediates (register reads already landed in the groups);
         # for operands a and b also each nibble's top bit (the multiplier's signed digits): a
@@ -269,7 +269,7 @@ class SlotBuilder:
                         if x in sgn:
                             M.flag_step(a, {self.results[j][(lane, i)]: 1.0}, 7.5, {sgn[x][(lane, i)]: 1.0},
                                         src[("fwd", j)])
-        M.clear(a, sp["rom.bits"].indices)  # free for the next slot's fetch (src.* is cleared at B+2)
+        M.clear(a, sp["rom.bits"])  # free for the next slot's fetch (src.* is cleared at B+2)
         M.reads += ["src.*", *(f"r.{j}" for j in range(s)), "rom.bits"]
         M.writes += [vals[x].name for x in OPERANDS] + [g.name for g in sgn.values()]
 
@@ -400,11 +400,14 @@ class SlotBuilder:
                         L4.gated(a, lin({ops[mn]: 1.0}, cond), n + 1, bv, out)
                         L4.gated(a, lin({ops[mx]: 1.0}, cond), n + 1, av, out)
         for x in (*OPERANDS, "d"):  # the predicate forwarding above was the last reader of the sources
-            L2.clear(a, sp[f"src.{x}"].indices)
-        L4.clear(a, [*PP["a"].indices, *PP["b"].indices])
-        L1.writes += ["cmp", "Pv", "Pa", "Pb"]
-        L4.reads += ["Pa", "Pb"]
-        L4.writes.append(pres.name)
+            L2.clear(a, sp[f"src.{x}"])
+        L4.clear(a, PP["a"], PP["b"])
+        L1.reads += [A.name, Bv.name, f"op.{s}", "src.a", "src.b", "src.c"]  # signs; the predicate ports' rows
+        L1.writes += [cmp.name]
+        L2.reads += [cmp.name, "src.a", "src.b", "src.c", "pr.*"]
+        L2.writes += [cmp.name, Pv.name, PP["a"].name, PP["b"].name]
+        L4.reads += [PP["a"].name, PP["b"].name, Pv.name, cmp.name, C.name, total.name, A.name, Bv.name, f"op.{s}"]
+        L4.writes += [pres.name, f"r.{s}"]
 
     # --- memory -------------------------------------------------------------------------------
     def memory(self, s: int) -> None:
@@ -437,7 +440,7 @@ class SlotBuilder:
         for lane in lanes:  # nibble 0 of a + b is a0 + b0 − 16·g0 (an add: no carry in)
             x = {vals["a"][(lane, 0)]: 1.0, vals["b"][(lane, 0)]: 1.0, g[(lane, 0)]: -16.0, base[(lane, 0)]: 1.0}
             C.flag_step(a, x, 15.5, {carry[lane]: 1.0}, {ops["shared"]: 1.0, ops["local"]: 1.0})
-        C.reads += [f"op.{s}", "ctx.warp", vals["a"].name, vals["b"].name, "add.g"]
+        C.reads += [f"op.{s}", "ctx.warp", vals["a"].name, vals["b"].name, "add.g", base.name]
         C.writes += ["mb", "mb.c"]
         # B + 4: the word as two one-hots, q (word mod 4) and Y (word div 4)
         W = self.L[B + 4]
@@ -463,12 +466,12 @@ class SlotBuilder:
         # the slot's operand, adder, sum and window banks are free again: cleared in the layer after
         # their last reader, or later where that layer is lighter (B + 5; every next writer comes
         # after it, and a shuffle still reads operand a there)
-        self.L[B + 2].clear(a, sp["shift.b0"].indices)
+        self.L[B + 2].clear(a, sp["shift.b0"])
         for grp in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
-            self.L[B + 3].clear(a, grp.indices)
+            self.L[B + 3].clear(a, grp)
         for grp in (*vals.values(), *self.sign_groups(s).values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
                     sp["cmp"], sp["cmp.C"], sp["Pv"], base, carry):
-            self.L[B + 5].clear(a, grp.indices)
+            self.L[B + 5].clear(a, grp)
         W.reads += ["sum", "mb", "mb.c"]
         W.writes.append("word")
         # B + 5: the read of a load (one memory key head per lane); the flat byte address of a store
@@ -490,7 +493,7 @@ class SlotBuilder:
                            {saddr[(lane, 1)]: float(v % 16), saddr[(lane, 2)]: float(v // 16)})
                     if any(out.values()):
                         R.gated(a, {digits[(lane, d, v)]: 1.0, ops["store"]: 1.0}, 2, {a: 1.0}, out)
-        R.clear(a, digits.indices)
+        R.clear(a, digits)
         R.reads += ["word", f"op.{s}"]
         R.writes += [f"r.{s}", f"saddr.{s}"]
 

@@ -15,6 +15,7 @@ from compiler.circuit.checkpoint import CircuitSpec, check_head
 from compiler.circuit.dims import DK, DV, HEADS_PER_KEY, MAX_ROM_BLOCKS
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
+from compiler.circuit.ports import layer_stages, owners, verify
 from compiler.circuit.protocol import Vocab
 from compiler.circuit.execute import Schedule, SlotBuilder
 from compiler.circuit.writeback import DEPTH as WRITEBACK_DEPTH, WritebackBuilder
@@ -32,7 +33,7 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     add_token_groups(space, cfg.lanes, cfg.rom_blocks)
     latch = build_latch(space, 0)
     sched = Schedule(slots=cfg.block.max_instrs)
-    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + WRITEBACK_DEPTH)]
+    layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + WRITEBACK_DEPTH)]  # stage: below
     SlotBuilder(space, layers, cfg, sched).build()
     wb = WritebackBuilder(space, layers, cfg, sched)
     wb.build()
@@ -43,6 +44,10 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
             L.reads.append("tok.kind")
     for L in layers[1:]:
         L.doc = L.doc or "; ".join(dict.fromkeys(h.name.split(".")[0] for h in L.heads)) or "MLP only"
+    verify(layers, space)  # every layer touches only the groups its units declare (ports.py)
+    owner = owners(space)
+    for L in layers:  # the stages a layer works for, from the groups it computes (one source: ports.py)
+        L.stage = "+".join(layer_stages(L, space, owner))
     return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed=wb.unembed(vocab), layers=layers, dk=DK, dv=DV,
                        heads_per_key=HEADS_PER_KEY, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 from compiler.circuit.layers import Lin, lin
 from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, SRC_FWD, SRC_PFWD, SRC_PRED
-from compiler.circuit.space import Space
 from compiler.circuit.words import and_form, predicate_file, register_file, value_group
 
 MERGE_DEPTH = 9
@@ -162,6 +161,7 @@ class GuardBuilder:
         query = {16 * w + r: (0, and_form({src[("reg", r)]: 1.0, xw[w]: 1.0}, a))
                  for w in range(warps) for r in range(1, self.cfg.regs)}
         P1.heads.append(register_file(sp, f"regs.{s}.d", self.cfg.regs, lanes, query, D, warps=warps))
+        P1.reads.append("src.d")  # the register file's query
         P1.writes.append(D.name)
         # B + 2: the guard predicate (predicate file, or an earlier slot's setp)
         P2 = self.L[B + 2]
@@ -177,7 +177,7 @@ class GuardBuilder:
             for lane in range(lanes):
                 P2.gated(a, {gsrc[("pfwd", j)]: 1.0}, 1, {self.b.pred_results[j][lane]: 1.0}, {G[lane]: 1.0})
                 P2.gated(a, {src[("pfwd", j)]: 1.0}, 1, {self.b.pred_results[j][lane]: 1.0}, {Dp[lane]: 1.0})
-        P2.clear(a, gsrc.indices)
+        P2.clear(a, gsrc)
         P2.reads += ["gsrc", "src.d", "pr.*", "ctx.warp"]
         P2.writes += ["Gv", "Dp"]
         # B + 4: which lanes skip the instruction
@@ -185,7 +185,7 @@ class GuardBuilder:
         for lane in range(lanes):
             P4.step(a, lin({flags["pos"]: 1.0, a: 1.0}, {G[lane]: -1.0}), 1.5, {skip[lane]: 1.0})
             P4.step(a, {flags["neg"]: 1.0, G[lane]: 1.0}, 1.5, {skip[lane]: 1.0})
-        P4.clear(a, G.indices)
+        P4.clear(a, G)
         P4.reads += [f"guard.{s}", "Gv"]
         P4.writes.append(skip.name)
         # B + 5: the lanes that write each predicate (0/1 per slot; summed over the block) and
@@ -205,7 +205,7 @@ class GuardBuilder:
             if self.cfg.block.max_stores > 1:
                 P5.gated(a, lin({st: 2.0, skip[lane]: -3.0}, before), 3, {a: 1.0}, {self.mwrote[(1, lane)]: 1.0})
             P5.gated(a, {skip[lane]: 1.0}, 1, {Dp[lane]: 1.0, pres[lane]: -1.0}, {pres[lane]: 1.0})
-        P5.clear(a, Dp.indices)
+        P5.clear(a, Dp)
         P5.reads += [f"pdst.{s}", "op.*", skip.name, "Dp", f"pr.{s}"]
         P5.writes += ["pwrote", "mwrote", f"pr.{s}"]
         # B + 9: the merge
@@ -215,7 +215,7 @@ class GuardBuilder:
             for i in range(8):
                 value: Lin = {D[(lane, i)]: 1.0, res[(lane, i)]: -1.0}
                 P9.gated(a, {skip[lane]: 1.0}, 1, value, {res[(lane, i)]: 1.0})
-        P9.clear(a, D.indices)
+        P9.clear(a, D)
         P9.reads += [D.name, skip.name, f"r.{s}"]
         P9.writes.append(f"r.{s}")
         self.unchanged(s)
@@ -244,7 +244,7 @@ class GuardBuilder:
                 d = {res[(lane, i)]: 1.0, O[(lane, i)]: -1.0}
                 P9.step(a, d, 0.5, {neq[lane]: 1.0})
                 P9.step(a, {c: -w for c, w in d.items()}, 0.5, {neq[lane]: 1.0})
-        P9.clear(a, O.indices)
+        P9.clear(a, O)
         P9.reads.append(O.name)
         P9.writes.append(neq.name)
         if s == self.sched.slots - 1:
@@ -254,6 +254,6 @@ class GuardBuilder:
             for r in range(1, self.cfg.regs):
                 w = self.wrote[(lane, r)]
                 P12.gated(a, {dst[r]: 1.0, skip[lane]: -1.0}, 1, {neq[lane]: 1.0, w: -1.0}, {w: 1.0})
-        P12.clear(a, [*neq.indices, *skip.indices])
+        P12.clear(a, neq, skip)
         P12.reads += [f"dst.{s}", skip.name, neq.name, "wrote"]
         P12.writes.append("wrote")

@@ -48,6 +48,7 @@ def build_latch(space: Space, index: int) -> LayerSpec:
         head.values.append(vh)
     L.heads.append(head)
     L.heads.append(_context_head(space))
+    L.reads.append("exec.*")
     L.writes.append("ctx.*")
     return L
 

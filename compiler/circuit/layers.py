@@ -117,6 +117,11 @@ class KeyHead:
     k: dict[int, tuple[int, Lin]] = field(default_factory=dict)
     values: list[ValueHead] = field(default_factory=list)
     name: str = ""
+    reads: list[str] = field(default_factory=list, repr=False, compare=False)
+    """Groups the builder of this head declares it reads (e.g. a word file's write side: the
+    record's latched address and its bytes); they join the layer's declared reads (ports.py)."""
+    writes: list[str] = field(default_factory=list, repr=False, compare=False)
+    """Groups its read-out adds to, declared by the builder from the handles it was given."""
 
 
 @dataclass
@@ -128,6 +133,9 @@ class LayerSpec:
     writes: list[str] = field(default_factory=list)
     heads: list[KeyHead] = field(default_factory=list)
     neurons: list[Neuron] = field(default_factory=list)
+    clears: set[int] = field(default_factory=set, repr=False)
+    """Positions in ``neurons`` of the neurons :meth:`clear` added (they free a bank; ports.py
+    counts them as reads and writes, but a layer's stage is what it computes)."""
 
     # --- SwiGLU building blocks (all in x̂ units; ANCHOR channel index given by the circuit) ---
     def neuron(self, gate: Lin, up: Lin, down: Lin) -> None:
@@ -169,11 +177,17 @@ class LayerSpec:
                 g = lin({i: GAIN * w for i, w in x.items()}, (anchor, -GAIN * (t - shoulder)))
             self.neuron(g, up, {i: sign * w * 2.0 / GAIN for i, w in out.items()})
 
-    def clear(self, anchor: int, channels) -> None:
-        """Subtract the current value of each channel (one neuron each), so a bank can be reused.
-        Leaves about 1e-5 of the value (the RMS drift of the read), far below every margin."""
-        for c in channels:
-            self.neuron({anchor: GAIN / 2}, {c: 1.0}, {c: -2.0 / GAIN})
+    def clear(self, anchor: int, *groups) -> None:
+        """Subtract the current value of every channel of each group (one neuron each), so a bank
+        can be reused; the groups (``space.Group`` handles) join the layer's declared reads and
+        writes (compiler/circuit/ports.py). Leaves about 1e-5 of the value (the RMS drift of the
+        read), far below every margin."""
+        for g in groups:
+            self.reads.append(g.name)
+            self.writes.append(g.name)
+            for c in g.indices:
+                self.clears.add(len(self.neurons))
+                self.neuron({anchor: GAIN / 2}, {c: 1.0}, {c: -2.0 / GAIN})
 
     def gated(self, anchor: int, flags: Lin, n: int, value: Lin, out: Lin) -> None:
         """``out += value`` when all ``n`` flags (0/1) are on, else ~0 (1 neuron: silu(±GAIN/2)·value).

@@ -45,7 +45,7 @@ from functools import cached_property
 from compiler.errors import CompileError
 from compiler.machine.config import DEFAULT, MachineConfig
 from compiler.machine.isa import (
-    ATOM_OPS, OPS, SETP_CMPS, SHFL_MODES, SPECIAL_REGS, VOTE_MODES, Barrier, Branch, Exit, Imm,
+    ATOM_OPS, SETP_CMPS, SHFL_MODES, SPECIAL_REGS, VOTE_MODES, Barrier, Branch, Exit, Imm,
     Instr, Jump, Op, Pred, Program, Reg,
 )
 

@@ -95,6 +95,6 @@ def build_rom_decode(L: LayerSpec, space: Space, slot: int, raw_name: str | None
                         doc="fields of an instruction slot, clean bits 0/1", stage="decode")
     for key in raw.values:
         L.step(a, {raw[key]: 1.0}, 0.5, {bits[key]: 1.0})
-    L.clear(a, raw.indices)
+    L.clear(a, raw)
     L.reads.append(raw.name)
     L.writes.append(bits.name)

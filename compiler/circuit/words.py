@@ -27,6 +27,15 @@ from compiler.circuit.layers import GAIN, KeyHead, Lin, ValueHead, lin
 from compiler.circuit.space import Group, Space
 
 WORD_KINDS = {"reg": "R", "mem": "M", "const": "K"}
+WORD_RECORD = ["tok.kind", "latch.kind", "latch.hi", "latch.lo", "b0", "b1", "b2", "b3", "sx"]
+"""What the write side of every word file reads: the record's kind and latched address, and its
+value (the bytes of a long value, the byte of a short one)."""
+
+
+def _declare(head: KeyHead, reads: list[str], *outs: Group | None) -> KeyHead:
+    head.reads += reads
+    head.writes += [g.name for g in outs if g is not None]
+    return head
 
 
 def value_group(space: Space, name: str, doc: str, stage: str, lanes: int = 1) -> Group:
@@ -126,7 +135,7 @@ def register_file(space: Space, name: str, regs: int, lanes: int, query: dict[in
     ll = space["latch.lane"]
     for lane in range(lanes):
         head.values += word_value_heads(space, f"{name}.{lane}", {ll[lane]: 1.0}, out, lane, bits, signs)
-    return head
+    return _declare(head, WORD_RECORD + ["ctx.warp", "latch.lane"], out, bits, signs)
 
 
 def memory_file(space: Space, name: str, words: int, query: dict[int, tuple[int, Lin]], out: Group | None,
@@ -134,7 +143,7 @@ def memory_file(space: Space, name: str, words: int, query: dict[int, tuple[int,
     """One copy of memory (one read port, e.g. for one lane): rows = words."""
     head = KeyHead(name=name, q=dict(query), k=word_keys(space, "mem", {w: w for w in range(words)}))
     head.values += word_value_heads(space, f"{name}.v", {}, out, lane)
-    return head
+    return _declare(head, WORD_RECORD, out)
 
 
 def constants_file(space: Space, name: str, rows: dict[int, int], lanes: int,
@@ -146,7 +155,7 @@ def constants_file(space: Space, name: str, rows: dict[int, int], lanes: int,
     for lane in range(lanes):
         beta = {ll[lane]: 1.0, ll["-"]: 1.0}  # this lane's constants, or constants of every lane
         head.values += word_value_heads(space, f"{name}.{lane}", beta, out, lane)
-    return head
+    return _declare(head, WORD_RECORD + ["latch.lane"], out)
 
 
 def predicate_file(space: Space, name: str, preds: int, lanes: int, query: dict[int, tuple[int, Lin]],
@@ -167,4 +176,4 @@ def predicate_file(space: Space, name: str, preds: int, lanes: int, query: dict[
             vh.z[col] = {a: GAIN / 2}
         vh.out[0] = {out[lane]: 1.0}
         head.values.append(vh)
-    return head
+    return _declare(head, ["tok.kind", "addr.lane", "addr.lo", "pval", "ctx.warp"], out)

@@ -243,8 +243,8 @@ class WritebackBuilder:
             if stores > 1:  # the second store: a store with exactly one store before it (2·st + before
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
                 M0.gated(a, lin({st: 2.0}, before), 3, {a: 1.0}, {sk[(1, s)]: 1.0})
-        M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp"]
-        M0.writes += ["pc.*", "cur", "curR", "curm", "eqcur", "storek", "curp"]
+        M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp", "addr.lane", "addr.lo", "newpc", "pcw", "newser"]
+        M0.writes += ["pc.*", "cur", "curR", "curm", "eqcur", "storek", "curp", "rthenp"]
 
         M1, MP = self.L[E + 1], self.L[E + 2]
         pending = sp.add("pending", self.items, kind="scalar",
@@ -369,7 +369,7 @@ class WritebackBuilder:
                 M2.flag_step(a, x, -0.5, {atmin[(w, l)]: 1.0}, runl[(w, l)])
                 M2.flag_step(a, x, 0.5, {atmin[(w, l)]: -1.0}, runl[(w, l)])
         M2.reads += ["pending", "pendm", "pendp", "run", "ismin", "pc.*", "ctx.warp", "tok.kind", "rel", "ctaR",
-                     "stay", "lreg"]
+                     "stay", "lreg", "b3"]
         M2.writes += ["emit", "atmin"]
 
         M3 = self.L[E + 4]
@@ -439,11 +439,14 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         kind = sp["tok.kind"]
         pairs: list[tuple[int, int]] = []  # (flag channel, output channel)
+        flags = []
         for count_name, out in masks:
             flag = self._written_flags(count_name, out)
+            flags.append(flag.name)
             pairs += [(flag[i], out[i]) for i in out.values]
         at_exec = and_form({kind["EXEC"]: 1.0}, a)
-        head = KeyHead(name="wmask", q={0: (0, {a: GAIN / 2})}, k={0: (0, dict(at_exec))})
+        head = KeyHead(name="wmask", q={0: (0, {a: GAIN / 2})}, k={0: (0, dict(at_exec))},
+                       reads=["tok.kind", *flags], writes=[out.name for _, out in masks])
         per = 32  # items per value head: two columns each
         for h in range(0, len(pairs), per):
             part = pairs[h:h + per]
@@ -481,7 +484,7 @@ class WritebackBuilder:
             F.flag_step(a, {w: 1.0}, 0.5, f, {a: 1.0, d: -1.0})       # the last slot does not write r
             F.flag_step(a, {w: 1.0, k: 32.0}, 32.5, f, d)              # it writes r, skips lane l
             F.flag_step(a, {neq[l]: 1.0, k: -32.0}, 0.5, f, d)         # it writes r, ran: changed?
-        F.clear(a, [*neq.indices, *skip.indices])
+        F.clear(a, neq, skip)
         F.reads += [f"dst.{last}", "neq", skip.name]
         return flag
 

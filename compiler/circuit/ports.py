@@ -1,0 +1,171 @@
+"""What every layer reads and writes, derived from the weight forms it emits, and the verifier.
+
+A layer's **ports** are the residual groups its weights touch: it *reads* a group when a channel
+of it enters a neuron's gate or up form, a head's query, key, value, write strength (beta) or
+output gate; it *writes* a group when a neuron's down form or a value head's output form adds to
+one of its channels (clearing a bank is a write). The anchor channel enters every threshold as
+its bias and is not counted. Nothing here is written by hand: it is read off the ``LayerSpec``
+forms the circuit compiler built, the same entries that become the checkpoint's tensors.
+
+The units also **declare** what a layer may touch (``LayerSpec.reads`` / ``writes``, next to the
+code that emits the weights; ``x.*`` covers every group named ``x.…``). :func:`verify` runs after
+every build (``gpu.build_spec``) and fails, naming the layer and the groups, when a layer's weights
+touch a group its declaration leaves out, or touch the ballast, which no weight may (tracr asserts
+the subspaces a block touches; LLVM verifies between passes).
+
+:func:`live_channels` counts, after each layer, the channels whose group holds a value some later
+layer (or the LM head) still reads: the width a perfect reuse of banks would need there
+(docs/circuit.md, "Layers").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from compiler.circuit.layers import LayerSpec, Lin
+from compiler.circuit.space import Space
+
+EXEMPT = ("anchor",)
+"""Groups every layer may read without declaring them (the anchor is every threshold's bias)."""
+FORBIDDEN = ("ballast",)
+"""Groups no weight may touch: the ballast only makes the residual's RMS exact."""
+
+
+@dataclass
+class Ports:
+    reads: list[str] = field(default_factory=list)
+    """Groups read, in residual order."""
+    writes: list[str] = field(default_factory=list)
+
+
+def owners(space: Space) -> list[str]:
+    """Residual channel -> the name of the group it belongs to."""
+    out = [""] * space.size
+    for g in space.groups.values():
+        for i in g.indices:
+            out[i] = g.name
+    return out
+
+
+def _groups(forms: Iterable[Lin], owner: list[str]) -> list[str]:
+    seen: dict[int, None] = {}
+    for f in forms:
+        for k, w in f.items():
+            if w != 0.0:
+                seen[k] = None
+    return list(dict.fromkeys(owner[k] for k in sorted(seen)))
+
+
+def read_forms(L: LayerSpec) -> Iterable[Lin]:
+    for n in L.neurons:
+        yield n.gate
+        yield n.up
+    for kh in L.heads:
+        yield from (f for _, f in kh.q.values())
+        yield from (f for _, f in kh.k.values())
+        for vh in kh.values:
+            yield from (f for _, f in vh.v.values())
+            yield vh.beta
+            yield from vh.z.values()
+
+
+def write_forms(L: LayerSpec) -> Iterable[Lin]:
+    for n in L.neurons:
+        yield n.down
+    for kh in L.heads:
+        for vh in kh.values:
+            yield from vh.out.values()
+
+
+STAGES = ("fetch", "decode", "execute", "writeback")
+"""The pipeline stages, in order; a residual group names the stage that writes it (``Group.stage``)."""
+
+
+def produced(L: LayerSpec, owner: list[str]) -> list[str]:
+    """The groups ``L`` computes a value into: its writes less the banks it only clears."""
+    forms = [n.down for i, n in enumerate(L.neurons) if i not in L.clears]
+    forms += [f for kh in L.heads for vh in kh.values for f in vh.out.values()]
+    return _groups(forms, owner)
+
+
+def layer_stages(L: LayerSpec, space: Space, owner: list[str] | None = None) -> list[str]:
+    """The pipeline stages ``L`` works for: the stages of the groups it computes (in pipeline
+    order). The single source for the docs' layer table and the debugger's pipeline pane (both
+    read it from ``qgpu_layout.json``)."""
+    got = {space[g].stage for g in produced(L, owner or owners(space))}
+    return [s for s in STAGES if s in got]
+
+
+def layer_ports(L: LayerSpec, owner: list[str]) -> Ports:
+    """The groups ``L``'s weights read and write (the anchor left out of the reads)."""
+    return Ports([g for g in _groups(read_forms(L), owner) if g not in EXEMPT], _groups(write_forms(L), owner))
+
+
+def declared(name: str, decl: Iterable[str]) -> bool:
+    """Whether group ``name`` is covered by a declaration list (exact names and ``x.*``)."""
+    return any(name == d or (d.endswith(".*") and name.startswith(d[:-1])) for d in decl)
+
+
+class PortError(AssertionError):
+    """A layer's weights touch a group its declaration leaves out (or the ballast)."""
+
+
+def problems(layers: list[LayerSpec], space: Space) -> list[str]:
+    """Every way the layers' weights go beyond their declared ports, one line each."""
+    owner = owners(space)
+    out = []
+    for L in layers:
+        p = layer_ports(L, owner)
+        heads_r = [g for kh in L.heads for g in kh.reads]
+        heads_w = [g for kh in L.heads for g in kh.writes]
+        for kind, got, decl in (("reads", p.reads, L.reads + heads_r), ("writes", p.writes, L.writes + heads_w)):
+            bad = [g for g in got if g in FORBIDDEN]
+            if bad:
+                out.append(f"layer {L.index} ({L.doc or L.stage}) {kind} {', '.join(bad)}: no weight may touch it")
+            bad = [g for g in got if g not in FORBIDDEN and not declared(g, decl)]
+            if bad:
+                out.append(f"layer {L.index} ({L.doc or L.stage}) {kind} {', '.join(bad)}: not declared "
+                           f"(declared: {', '.join(dict.fromkeys(decl)) or 'nothing'})")
+    return out
+
+
+def verify(layers: list[LayerSpec], space: Space) -> None:
+    """Raise :class:`PortError` listing every layer that touches an undeclared group."""
+    bad = problems(layers, space)
+    if bad:
+        raise PortError("the circuit's weights touch groups their layers do not declare:\n  " + "\n  ".join(bad))
+
+
+def live_channels(layers: list[LayerSpec], space: Space, embed: dict[int, Lin], unembed: dict[int, Lin]) -> list[int]:
+    """After each layer: the channels of every group that holds a value a later layer reads.
+
+    A group is live after layer ``i`` when it was written at or before ``i`` (the embedding counts as
+    a write before layer 0) and the next layer after ``i`` that touches it reads it (a layer that
+    reads and writes a group reads the value before its write lands); the LM head reads after the
+    last layer. Group granularity: a bank whose every channel is cleared counts as dead once cleared
+    only if no later layer reads it before writing it again."""
+    owner = owners(space)
+    ports = [layer_ports(L, owner) for L in layers]
+    n = len(layers)
+    written_by: dict[str, int] = {g: -1 for g in _groups(embed.values(), owner)}
+    next_event: dict[str, list[tuple[int, str]]] = {}
+    for i, p in enumerate(ports):
+        for g in p.writes:
+            written_by.setdefault(g, i)
+        for g in dict.fromkeys(p.reads + p.writes):
+            next_event.setdefault(g, []).append((i, "r" if g in p.reads else "w"))
+    for g in _groups(unembed.values(), owner):
+        next_event.setdefault(g, []).append((n, "r"))
+    width = {g.name: len(g) for g in space.groups.values()}
+    out = []
+    for i in range(n):
+        total = 0
+        for g, first in written_by.items():
+            if first > i:
+                continue
+            after = [kind for j, kind in next_event.get(g, []) if j > i]
+            if after and after[0] == "r":
+                total += width[g]
+        out.append(total)
+    return out
