@@ -54,16 +54,25 @@ def _bf16_copy(module: torch.nn.Module, config) -> torch.nn.Module:
 class Audit:
     def __init__(self, gpu: GpuModel):
         self.gpu = gpu
-        self.names: list[str] = [""] * gpu.model.config.hidden_size
-        for g in gpu.layout["residual"]:
-            for k in range(g["width"]):
-                self.names[g["first"] + k] = g["group"]
+        self._names: dict[int, list[str]] = {}
         self.rows: dict[tuple, list] = {}
+
+    def names(self, layer: int) -> list[str]:
+        """Channel -> the residual group it holds at ``layer`` (groups share channels over layers)."""
+        if layer not in self._names:
+            from compiler.circuit.space import alive_rows
+
+            out = [""] * self.gpu.model.config.hidden_size
+            for g in alive_rows(self.gpu.layout["residual"], layer):
+                for k in range(g["width"]):
+                    out[g["first"] + k] = g["group"]
+            self._names[layer] = out
+        return self._names[layer]
 
     def _note(self, layer: int, what: str, bad: torch.Tensor, want: torch.Tensor, got: torch.Tensor | None) -> None:
         """bad: (positions, channels) mask; one row per residual group: count, first position, values."""
         for pos, c in bad.nonzero().tolist():
-            key = (layer, what, self.names[c] or f"ch{c}")
+            key = (layer, what, self.names(layer)[c] or f"ch{c}")
             row = self.rows.get(key)
             if row is None:
                 self.rows[key] = [1, pos, float(want[pos, c]), None if got is None else float(got[pos, c])]

@@ -277,11 +277,15 @@ class ModelRun:
 
     def activations(self) -> list[dict[str, list[float]]]:
         """The residual after each layer (index 0: the embedding) of the last step run with
-        ``hidden=True``, split into the named groups of qgpu_layout.json. Read-only, for display."""
+        ``hidden=True``, split into the named groups of qgpu_layout.json that hold their channels
+        there (groups share channels at different layers: ``space.alive_rows``). Read-only, for display."""
         if not self.hidden:
             raise RuntimeError("run step(hidden=True) first")
-        groups = self.gpu.layout["residual"]
-        return [{g["group"]: h[g["first"]:g["first"] + g["width"]].tolist() for g in groups} for h in self.hidden]
+        from compiler.circuit.space import alive_rows
+
+        table = self.gpu.layout["residual"]
+        return [{g["group"]: h[g["first"]:g["first"] + g["width"]].tolist() for g in alive_rows(table, k - 1)}
+                for k, h in enumerate(self.hidden)]
 
     def rom(self) -> dict[tuple[int, int], dict[str, int]]:
         """(block, slot) -> non-zero fields, decoded from the ROM heads' state (bit pairs; a field

@@ -96,3 +96,35 @@ def test_live_channels_by_hand():
     # after L0: x.lo (read at 1) + y (read at 2) = 5; after L1: y + z (read, by the clear, at 2) = 4;
     # after L2: z (the LM head reads it) = 1
     assert live_channels([L0, L1, L2], sp, embed, unembed) == [5, 4, 1]
+
+
+def test_allocation_shares_only_channels_handed_over_clean():
+    """By hand: ``y`` (3 channels) is written at layer 0, read and cleared at 1; ``z`` (1) starts at 2
+    and may take y's first channel; ``x.hi`` (2) is written at 0 and read at 1 but never cleared, so
+    nothing may take its channels; ``x.lo`` comes from the embedding and the LM head reads it."""
+    from compiler.circuit.alloc import allocate, lives
+    from compiler.circuit.checkpoint import CircuitSpec
+
+    sp = _space()
+    a = sp["anchor"].start
+    L0, L1, L2 = (LayerSpec(i, "", "") for i in range(3))
+    L0.neuron({a: 1.0}, {a: 1.0}, {sp["y"][0]: 1.0, sp["y"][2]: 1.0, sp["x.hi"][1]: 1.0})
+    L1.neuron({sp["y"][1]: 1.0, sp["x.hi"][0]: 1.0}, {a: 1.0}, {sp["x.lo"][1]: 1.0})
+    L1.clear(a, sp["y"])
+    L2.neuron({sp["x.lo"][0]: 1.0}, {a: 1.0}, {sp["z"][0]: 1.0})
+    embed = {0: {sp["x.lo"][0]: 1.0, sp["tok"]["a"]: 1.0}}
+    unembed = {0: {sp["x.lo"][1]: 1.0, sp["z"][0]: 1.0}}
+    assert lives([L0, L1, L2], sp, embed, unembed) == {
+        "anchor": (-1, 3), "ballast": (-1, 3), "tok": (-1, 3), "x.lo": (-1, 3), "x.hi": (0, 3), "y": (0, 1),
+        "z": (2, 3)}
+    spec = CircuitSpec(space=sp, anchor=a, vocab=["t"], embed=embed, unembed=unembed, layers=[L0, L1, L2])
+    y_first = sp["y"].start
+    allocate(spec)
+    assert sp["z"].start == sp["y"].start == y_first  # z reuses y's first channel
+    assert sp.size == 5 + 2 + 2 + 2 + 3  # anchor, ballast, tok, x.lo, x.hi, y (z inside y)
+    assert (sp["y"].live, sp["z"].live, sp["x.hi"].live) == ((0, 1), (2, None), (0, None))
+    # every form went through the same map: L2's neuron now writes z's new channel, reads x.lo's
+    assert L2.neurons[0].down == {sp["z"][0]: 1.0} and L2.neurons[0].gate == {sp["x.lo"][0]: 1.0}
+    assert unembed is not spec.unembed and spec.unembed[0] == {sp["x.lo"][1]: 1.0, sp["z"][0]: 1.0}
+    assert [g.name for g in sp.alive(1) if y_first in g.indices] == ["y"]
+    assert [g.name for g in sp.alive(2) if y_first in g.indices] == ["z"]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from compiler.circuit.space import alive_rows
 from compiler.circuit.words import REG_ROWS
 
 
@@ -104,7 +105,7 @@ def describe(layout: dict, cfg, pos: int, token: str, hidden: list[torch.Tensor]
         big = d > REL * float(d.max())
         spec = specs.get(i)
         lp = LayerProbe(i, spec["stage"] if spec else "base", doc=spec.get("doc", "") if spec else "")
-        for g in groups:
+        for g in alive_rows(groups, i):  # the groups layer i can touch (channels are shared over layers)
             sl = slice(g["first"], g["first"] + g["width"])
             if bool(big[sl].any()):
                 lp.groups.append((g["group"], _value(g, hidden[i + 1][sl])))

@@ -354,8 +354,7 @@ def layout_json(spec: CircuitSpec) -> dict:
     """``qgpu_layout.json``: the residual groups, every layer's stages, the groups its weights read
     and write (``ports.layer_ports``) and its key heads, and ``spec.meta`` (machine, state map); a
     merged checkpoint adds its ``merge`` entry."""
-    owner = owners(spec.space)
-    ports = [layer_ports(L, owner) for L in spec.layers]
+    ports = [layer_ports(L, owners(spec.space, L.index)) for L in spec.layers]
     return {"residual": spec.space.table(),
             "layers": [{"index": L.index, "stage": L.stage, "doc": L.doc, "reads": p.reads, "writes": p.writes,
                         "key_heads": [k.name for k in L.heads], "neurons": len(L.neurons)}

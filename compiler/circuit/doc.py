@@ -29,26 +29,30 @@ def render() -> str:
     for k in ("hidden_size", "intermediate_size", "num_hidden_layers", "linear_num_key_heads",
               "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "vocab_size"):
         out.append(f"| `{k}` | {kw[k]} |")
-    out += [f"| channels allocated (before padding to a power of 4) | {spec.space.size} |", "",
+    out += [f"| channels used (before padding) | {spec.space.size} |", "",
             "### Layers", "",
             "Reads and writes are the residual groups each layer's weights touch (`compiler/circuit/ports.py`, "
             "derived from the weights; clearing a bank is a read and a write); *live* counts the channels "
             "holding a value some later layer or the LM head reads, after the layer.", "",
             "| layer | stage | computes | reads | writes | key heads | neurons | live |",
             "|---|---|---|---|---|---|---|---|"]
-    owner = owners(spec.space)
     live = live_channels(spec.layers, spec.space, spec.embed, spec.unembed)
     for L, n_live in zip(spec.layers, live):
         heads = ", ".join(f"`{h.name}`" for h in L.heads) or "-"
-        p = layer_ports(L, owner)
+        p = layer_ports(L, owners(spec.space, L.index))
         out.append(f"| {L.index} | {L.stage} | {L.doc} | {', '.join(f'`{r}`' for r in p.reads) or '-'} "
                    f"| {', '.join(f'`{w}`' for w in p.writes) or '-'} | {heads} | {len(L.neurons)} | {n_live} |")
     out.append(f"| {len(spec.layers)} | - | all-zero full-attention layer (adds exactly 0; `generate()` needs one) "
                f"| - | - | - | 0 | {live[-1] if live else 0} |")
     out += ["", "### Residual stream (`space.table()`, also written to `qgpu_layout.json`)", "",
-            "| group | channels | kind | stage | meaning |", "|---|---|---|---|---|"]
+            f"Groups whose lives do not overlap share channels (`compiler/circuit/alloc.py`): {spec.space.size} "
+            f"channels hold {sum(len(g) for g in spec.space.groups.values())} channels' worth of groups. *Layers*: "
+            "the first and last layer of a group's life (emb = the embedding; end = to the LM head).", "",
+            "| group | channels | layers | kind | stage | meaning |", "|---|---|---|---|---|---|"]
     for row in spec.space.table():
-        out.append(f"| `{row['group']}` | {row['first']}–{row['first'] + row['width'] - 1} | {row['kind']} "
+        s, e = row.get("live", (-1, None))
+        life = f"{'emb' if s < 0 else s}–{'end' if e is None else e}"
+        out.append(f"| `{row['group']}` | {row['first']}–{row['first'] + row['width'] - 1} | {life} | {row['kind']} "
                    f"| {row['stage']} | {row['doc']} |")
     return "\n".join(out + ["", END])
 

@@ -15,7 +15,8 @@ from compiler.circuit.checkpoint import CircuitSpec, check_head
 from compiler.circuit.dims import DK, DV, HEADS_PER_KEY, MAX_ROM_BLOCKS
 from compiler.circuit.latch import build_latch
 from compiler.circuit.layers import LayerSpec
-from compiler.circuit.ports import layer_stages, owners, verify
+from compiler.circuit.alloc import allocate
+from compiler.circuit.ports import layer_stages, verify
 from compiler.circuit.protocol import Vocab
 from compiler.circuit.execute import Schedule, SlotBuilder
 from compiler.circuit.writeback import DEPTH as WRITEBACK_DEPTH, WritebackBuilder
@@ -45,12 +46,13 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     for L in layers[1:]:
         L.doc = L.doc or "; ".join(dict.fromkeys(h.name.split(".")[0] for h in L.heads)) or "MLP only"
     verify(layers, space)  # every layer touches only the groups its units declare (ports.py)
-    owner = owners(space)
     for L in layers:  # the stages a layer works for, from the groups it computes (one source: ports.py)
-        L.stage = "+".join(layer_stages(L, space, owner))
-    return CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
+        L.stage = "+".join(layer_stages(L, space))
+    spec = CircuitSpec(space=space, anchor=space["anchor"].start, vocab=vocab.words,
                        embed=all_embeddings(space, vocab), unembed=wb.unembed(vocab), layers=layers, dk=DK, dv=DV,
                        heads_per_key=HEADS_PER_KEY, pad_pow4=pad_pow4, meta={"machine": cfg.__class__.__name__})
+    allocate(spec)  # groups whose lives do not overlap share channels (alloc.py)
+    return spec
 
 
 def unsupported(program, launch) -> list[str]:

@@ -39,11 +39,14 @@ class Ports:
     writes: list[str] = field(default_factory=list)
 
 
-def owners(space: Space) -> list[str]:
-    """Residual channel -> the name of the group it belongs to."""
+def owners(space: Space, layer: int | None = None) -> list[str]:
+    """Residual channel -> the name of the group it holds at ``layer`` (groups may share channels
+    at different layers once ``alloc.py`` has packed them: ``Space.alive``)."""
     out = [""] * space.size
-    for g in space.groups.values():
+    for g in space.alive(layer):
         for i in g.indices:
+            if out[i]:
+                raise AssertionError(f"channel {i} holds {out[i]} and {g.name} at layer {layer}")
             out[i] = g.name
     return out
 
@@ -93,7 +96,7 @@ def layer_stages(L: LayerSpec, space: Space, owner: list[str] | None = None) -> 
     """The pipeline stages ``L`` works for: the stages of the groups it computes (in pipeline
     order). The single source for the docs' layer table and the debugger's pipeline pane (both
     read it from ``qgpu_layout.json``)."""
-    got = {space[g].stage for g in produced(L, owner or owners(space))}
+    got = {space[g].stage for g in produced(L, owner or owners(space, L.index))}
     return [s for s in STAGES if s in got]
 
 
@@ -113,10 +116,9 @@ class PortError(AssertionError):
 
 def problems(layers: list[LayerSpec], space: Space) -> list[str]:
     """Every way the layers' weights go beyond their declared ports, one line each."""
-    owner = owners(space)
     out = []
     for L in layers:
-        p = layer_ports(L, owner)
+        p = layer_ports(L, owners(space, L.index))
         heads_r = [g for kh in L.heads for g in kh.reads]
         heads_w = [g for kh in L.heads for g in kh.writes]
         for kind, got, decl in (("reads", p.reads, L.reads + heads_r), ("writes", p.writes, L.writes + heads_w)):
@@ -145,17 +147,16 @@ def live_channels(layers: list[LayerSpec], space: Space, embed: dict[int, Lin], 
     reads and writes a group reads the value before its write lands); the LM head reads after the
     last layer. Group granularity: a bank whose every channel is cleared counts as dead once cleared
     only if no later layer reads it before writing it again."""
-    owner = owners(space)
-    ports = [layer_ports(L, owner) for L in layers]
+    ports = [layer_ports(L, owners(space, L.index)) for L in layers]
     n = len(layers)
-    written_by: dict[str, int] = {g: -1 for g in _groups(embed.values(), owner)}
+    written_by: dict[str, int] = {g: -1 for g in _groups(embed.values(), owners(space, -1))}
     next_event: dict[str, list[tuple[int, str]]] = {}
     for i, p in enumerate(ports):
         for g in p.writes:
             written_by.setdefault(g, i)
         for g in dict.fromkeys(p.reads + p.writes):
             next_event.setdefault(g, []).append((i, "r" if g in p.reads else "w"))
-    for g in _groups(unembed.values(), owner):
+    for g in _groups(unembed.values(), owners(space, n)):
         next_event.setdefault(g, []).append((n, "r"))
     width = {g.name: len(g) for g in space.groups.values()}
     out = []

@@ -38,6 +38,10 @@ class Group:
     stage: str
     """Pipeline stage that writes it (fetch / decode / execute / writeback / token)."""
     start: int = 0
+    live: tuple[int, int | None] | None = None
+    """(first, last) layer of the group's life once channels are shared (``alloc.py``; -1 is the
+    embedding; last None: to the end, the LM head included): after the last, its channels may hold
+    another group. None: the group has its channels to itself."""
 
     def __getitem__(self, value: Hashable) -> int:
         try:
@@ -95,15 +99,32 @@ class Space:
         except KeyError:
             raise KeyError(f"{self.name}: no group {name!r}") from None
 
-    def dir_name(self, index: int) -> str:
-        for g in self.groups.values():
+    def alive(self, layer: int | None = None) -> list[Group]:
+        """The groups whose channels hold them at ``layer`` (all of them when ``layer`` is None or
+        no channel is shared)."""
+        return [g for g in self.groups.values()
+                if layer is None or g.live is None or
+                g.live[0] <= layer and (g.live[1] is None or layer <= g.live[1])]
+
+    def dir_name(self, index: int, layer: int | None = None) -> str:
+        for g in self.alive(layer):
             if g.start <= index < g.start + len(g):
                 return str(Dir(g.name, g.values[index - g.start]))
         raise IndexError(index)
 
     def table(self) -> list[dict]:
-        """The allocation dump: one row per group (first channel, width, kind, stage, meaning)."""
+        """The allocation dump: one row per group (first channel, width, kind, stage, meaning, and
+        the layers it lives in when channels are shared)."""
         return [{"group": g.name, "first": g.start, "width": len(g), "kind": g.kind,
                  "stage": g.stage, "doc": g.doc,
-                 **({"values": [str(v) for v in g.values]} if g.kind == "onehot" else {})}
+                 **({"values": [str(v) for v in g.values]} if g.kind == "onehot" else {}),
+                 **({"live": list(g.live)} if g.live is not None else {})}
                 for g in self.groups.values()]
+
+
+def alive_rows(table: list[dict], layer: int) -> list[dict]:
+    """The rows of ``Space.table()`` (``qgpu_layout.json``'s ``residual``) whose group holds its
+    channels at ``layer`` (-1: the embedding): what a decoder of the residual after that layer, or of
+    what that layer changed, reads. Groups that share channels never live at the same layer."""
+    return [r for r in table if "live" not in r or
+            r["live"][0] <= layer and (r["live"][1] is None or layer <= r["live"][1])]
