@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 from app.debugger.app import DebugApp
+from app.debugger.widgets.status import StatusBar
 from engine.model import Word
 
 from test_debug_support import interpreter_trace, replay_session, sync
@@ -209,6 +210,19 @@ async def test_help_lists_every_binding():
         for k in KEYS:
             assert k.id in text
         await pilot.press("escape")
+
+
+@sync
+async def test_probe_layer_keys_say_the_probe_is_off():
+    """] and [ select a layer of the probe; with the probe off (a replay has none) they say how to
+    turn it on instead of doing nothing."""
+    app = make_app(replay_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await press(pilot, "right_square_bracket")
+        assert "probe is off" in app.query_one(StatusBar).message
+        await press(pilot, "left_square_bracket")
+        assert "probe is off" in app.query_one(StatusBar).message
 
 
 @sync

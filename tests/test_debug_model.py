@@ -520,5 +520,11 @@ def test_probe_names_the_register_row_a_record_writes(engine, request, kernel, t
     assert any(x.endswith(f"r{r}@w{w}.l{lane}") for x in p.layers[layer].writes), p.layers[layer].writes
     assert [lp.stage for lp in p.layers] == [L["stage"] for L in gpu.layout["layers"]]
     assert any(lp.groups for lp in p.layers)
+    # the detail of a layer (keys ] and [): its ports as the layout says, every changed group's channels
+    for lp, L in zip(p.layers, gpu.layout["layers"]):
+        assert lp.ports == (L["reads"], L["writes"])
+        assert list(lp.values) == [g for g, _ in lp.groups]
+        widths = {g["group"]: g["width"] for g in gpu.layout["residual"]}
+        assert all(len(v) == widths[g] for g, v in lp.values.items())
     after = cache_bits(session.backend.run.cache)
     assert bits.keys() == after.keys() and all(torch.equal(bits[k], after[k]) for k in bits)

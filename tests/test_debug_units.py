@@ -470,3 +470,31 @@ def test_huge_and_other_machine_replay_files_are_refused(tmp_path, monkeypatch):
         load(f)
     text = str(e.value)
     assert len(text.splitlines()) == 1 and "does not build" in text and "4:60" in text and "3:32" in text, text
+
+
+def test_probe_pane_shows_one_layer_in_detail():
+    """The probe pane's detail view (keys ] and [) of a hand-made probe: the selected layer alone,
+    with its ports, each changed group's channels and every state row it wrote."""
+    from types import SimpleNamespace
+
+    from app.debugger.probe import LayerProbe, Probe
+    from app.debugger.widgets.probe import ProbePane
+
+    layers = [LayerProbe(0, "fetch", doc="latch", groups=[("latch.kind", "R")], values={"latch.kind": [0.0, 1.0]},
+                         ports=(["tok.kind"], ["latch.kind"])),
+              LayerProbe(1, "decode", writes=[f"regs.0.a r{r}@w0.l1" for r in range(1, 9)]),
+              LayerProbe(2, "execute")]
+    f = SimpleNamespace(probe=Probe(5, "S.1.7", layers))
+    pane = ProbePane()
+    every = pane.draw(f, 20, 120).plain
+    assert "L0" in every and "L1" in every and "+2" in every  # the row view shows 6 writes, then "+2"
+    pane.selected = 0
+    one = pane.draw(f, 20, 120).plain.splitlines()
+    assert one[0].startswith("L0 fetch") and "latch" in one[0]
+    assert one[1] == "reads:  tok.kind" and one[2] == "writes: latch.kind"
+    assert one[3].startswith("latch.kind = R") and one[3].endswith("0 1")
+    pane.selected = 1
+    text = pane.draw(f, 20, 120).plain
+    assert "regs.0.a r8@w0.l1" in text and "L0" not in text  # every write, no other layer
+    pane.selected = 2
+    assert "no change at this position" in pane.draw(f, 20, 120).plain

@@ -27,6 +27,7 @@ from app.debugger import widgets  # noqa: F401 - registers every pane (widgets/_
 from app.debugger.pages import PAGES as PAGE_NAMES
 from app.debugger.widgets.base import REGISTRY, Pane
 from app.debugger.widgets.data import MemoryPane
+from app.debugger.widgets.probe import ProbePane
 from app.debugger.widgets.screens import BreakpointList, HelpScreen, breakpoint_prompt, fault_prompt
 from app.debugger.widgets.status import ErrorBox, PageTabs, StatusBar
 
@@ -418,6 +419,23 @@ class DebugApp(App[None]):
         else:
             self.extra ^= {"probe"}
             self._apply_layout()
+
+    def action_probe_layer(self, step: int) -> None:
+        """Select the next (previous) layer the probed pass changed and show it in detail; past the
+        last (first) layer, back to every layer."""
+        pane = self.query_one(ProbePane)
+        probe = self.frame.probe if self.frame is not None else None
+        if not self.session or not self.session.probe_on or probe is None or isinstance(probe, str):
+            self._message("the probe is off: p shows it")
+            return
+        active = [lp.index for lp in probe.layers if lp.groups or lp.writes]
+        if not active:
+            self._message("the probed pass changed nothing")
+            return
+        order = [None] + active
+        i = order.index(pane.selected) if pane.selected in order else 0
+        pane.selected = order[(i + step) % len(order)]
+        pane.refresh()
 
     def action_help(self) -> None:
         panes = [(cls.TITLE, cls.HELP) for cls in REGISTRY]

@@ -68,6 +68,9 @@ KEYS: tuple[Key, ...] = (
     *(Key(f"page-{p}", str(i), f"page('{p}')", f"compact layout: {what}", "view")
       for i, (p, what) in enumerate(PAGES.items(), 1)),
     Key("probe", "p", "probe", "per-layer probe on/off: what each layer of the last pass computed", "view"),
+    Key("probe-next", "right_square_bracket", "probe_layer(1)",
+        "probe: the next layer that changed something, in detail (past the last: every layer)", "view"),
+    Key("probe-prev", "left_square_bracket", "probe_layer(-1)", "probe: the previous such layer, in detail", "view"),
     Key("refresh", "ctrl+l", "refresh", "decode the state again and redraw", "view"),
     Key("help", "question_mark", "help", "this help", "other", True),
     Key("quit", "q", "quit", "quit (closes the replay file of --record)", "other", True),

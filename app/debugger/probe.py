@@ -38,6 +38,11 @@ class LayerProbe:
     writes: list[str] = field(default_factory=list)
     """The state rows the layer's heads wrote, named."""
     doc: str = ""
+    values: dict[str, list[float]] = field(default_factory=dict)
+    """Every changed group's channels after the layer (the detail view of a selected layer)."""
+    ports: tuple[list[str], list[str]] = ((), ())
+    """The residual groups the layer's weights read and write (``qgpu_layout.json``, derived from
+    the weights by compiler/circuit/ports.py); empty for a base layer."""
 
 
 @dataclass
@@ -104,11 +109,13 @@ def describe(layout: dict, cfg, pos: int, token: str, hidden: list[torch.Tensor]
         d = (hidden[i + 1] - hidden[i]).abs()
         big = d > REL * float(d.max())
         spec = specs.get(i)
-        lp = LayerProbe(i, spec["stage"] if spec else "base", doc=spec.get("doc", "") if spec else "")
+        lp = LayerProbe(i, spec["stage"] if spec else "base", doc=spec.get("doc", "") if spec else "",
+                        ports=(spec.get("reads", []), spec.get("writes", [])) if spec else ((), ()))
         for g in alive_rows(groups, i):  # the groups layer i can touch (channels are shared over layers)
             sl = slice(g["first"], g["first"] + g["width"])
             if bool(big[sl].any()):
                 lp.groups.append((g["group"], _value(g, hidden[i + 1][sl])))
+                lp.values[g["group"]] = [float(v) for v in hidden[i + 1][sl]]
         if i in before and i in after:
             heads_names = spec.get("key_heads", []) if spec else []
             ds = (after[i] - before[i]).abs().amax(dim=-1)  # (value heads, rows)

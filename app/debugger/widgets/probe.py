@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
 
 from app.debugger.layout import ranges
 from app.debugger.session import Frame
@@ -18,7 +19,13 @@ class ProbePane(Pane):
             "changed at the last position with their values after it (one-hot codes decoded), and "
             "the DeltaNet state rows its heads wrote (register r of lane l of warp w, memory word k, ROM "
             "block, pc or tag of a lane). Computed only while shown: the pass is run again from the "
-            "exact earlier state (same token, checked). p hides it.")
+            "exact earlier state (same token, checked). ] and [ select the next / previous layer that "
+            "changed something and show it in detail: what it computes, the groups its weights read and "
+            "write, every changed group's channels after it, every state row its heads wrote; past the "
+            "last layer, back to all layers. p hides it.")
+
+    selected: reactive[int | None] = reactive(None)
+    """The layer shown in detail (None: every layer, one row each)."""
 
     def title_for(self, f: Frame) -> str:
         if f.probe is None or isinstance(f.probe, str):
@@ -34,6 +41,9 @@ class ProbePane(Pane):
         if isinstance(p, str):
             out.append(p, style="yellow")
             return out
+        chosen = [lp for lp in p.layers if lp.index == self.selected]
+        if chosen:
+            return self._detail(chosen[0], height, width)
         lines = []
         for lp in p.layers:
             line = Text()
@@ -57,4 +67,23 @@ class ProbePane(Pane):
         keep = lines[:height]
         if len(lines) > height:
             keep[-1] = Text(f"… {len(lines) - height + 1} more layers", style="dim")
+        return Text("\n").join(keep)
+
+    def _detail(self, lp, height: int, width: int) -> Text:
+        """One layer: what it computes, its ports, each changed group's channels, its state writes."""
+        lines = [Text.assemble((f"L{lp.index} ", "bold"), (lp.stage, "cyan"), ("  " + lp.doc if lp.doc else "", ""))]
+        reads, writes = lp.ports
+        if reads or writes:
+            lines.append(Text("reads:  " + (", ".join(reads) or "-"), style="dim"))
+            lines.append(Text("writes: " + (", ".join(writes) or "-"), style="dim"))
+        if not lp.groups and not lp.writes:
+            lines.append(Text("no change at this position", style="dim"))
+        for g, v in lp.groups:
+            vals = " ".join(f"{x:g}" for x in lp.values.get(g, []))
+            lines.append(Text.assemble((f"{g}", "bold"), f" = {v}   ", (vals, "dim")))
+        if lp.writes:
+            lines.append(Text("state: " + ", ".join(lp.writes), style="magenta"))
+        keep = lines[:height]
+        if len(lines) > height:
+            keep[-1] = Text(f"… {len(lines) - height + 1} more lines", style="dim")
         return Text("\n").join(keep)
