@@ -105,10 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "is then not exercised")
     r.add_argument("--text-before", metavar="TEXT", help="a merged checkpoint ('qgpu build --base'): "
                    "read this text first, then the launch (the launch must work after text)")
-    r.add_argument("--inject", metavar="SPEC", help="--backend model: change a register of a lane or a memory "
-                   "word in the model's state before an EXEC step (fault injection; engine/faults.py): "
-                   "rN@wW.lL, mem[A] or NAME[I], then ^B (flip bit B, the default ^0) or =V, then @STEP, e.g. "
-                   "r4@w0.l2^3@5. With --check-replay the first token where the launch departs from the "
+    r.add_argument("--inject", metavar="SPEC", help="--backend model: change a register of a lane, a memory "
+                   "word or a ROM field in the model's state before an EXEC step (fault injection; "
+                   "engine/faults.py): rN@wW.lL, mem[A], NAME[I] or rom[B.S].FIELD (S = t: the terminator), then "
+                   "^B (flip bit B, the default ^0) or =V, then @STEP, e.g. r4@w0.l2^3@5 or rom[0.1].op^2@0. With --check-replay the first token where the launch departs from the "
                    "fault-free interpreter is reported (exit status 4); a fault never read leaves the output unchanged")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--trace", action="store_true", help="also print the launch trace")

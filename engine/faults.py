@@ -1,5 +1,7 @@
-"""Fault injection: change a register of a lane or a memory word *in the model's state*, as the
-machine sees it, before a given EXEC step — and, for comparison, the same change in the interpreter.
+"""Fault injection: change a register of a lane, a memory word or a field of the ROM *in the model's
+state*, as the machine sees it, before a given EXEC step — and, for registers and memory, the same
+change in the interpreter (a ROM field has no counterpart there: the interpreter runs the program, not
+its ROM image, so a ROM fault is judged against the fault-free interpreter only).
 
 Used by ``qgpu run --backend model --inject SPEC`` (docs/debugger.md, "Fault injection") and by
 tests/test_faults.py. The fault is written as a clean codeword (the value's 32 bit pairs) into every
@@ -15,12 +17,15 @@ SPEC::
     TARGET  rN@wW.lL   register N (1..15) of lane L of warp W
             mem[A]     memory word A
             NAME[I]    element I of the kernel's array argument NAME
-    OP      ^B         flip bit B (0..31); the default is ^0
-            =V         set the value V (decimal or 0x..., negative allowed)
+            rom[B.S].F field F (op, guard, dst, dst2, a, b, c, d, imm0..imm3, jmm0..jmm3: one byte
+                       each, compiler/circuit/protocol.py FIELDS) of slot S of ROM block B; S = t is
+                       the terminator slot
+    OP      ^B         flip bit B (0..31; 0..7 for a ROM field); the default is ^0
+            =V         set the value V (decimal or 0x..., negative allowed; 0..255 for a ROM field)
     STEP    the EXEC step (numbered from 0, as ``qgpu run --trace`` shows them) before which the
             fault lands: the state the model reads when that step's EXEC token is fed
 
-Examples: ``r4@w0.l2^3@5``, ``out[1]=7@12``, ``mem[40]^31@0``.
+Examples: ``r4@w0.l2^3@5``, ``out[1]=7@12``, ``mem[40]^31@0``, ``rom[0.1].op^2@0``.
 """
 
 from __future__ import annotations
@@ -33,18 +38,20 @@ from compiler.errors import LaunchError
 from compiler.machine.config import MachineConfig
 from engine.targets import PATTERN, resolve
 
-_SPEC = re.compile(r"^\s*" + PATTERN + r"""\s*(?:\^(?P<bit>\d+)|=(?P<value>-?(?:0x[0-9a-fA-F]+|\d+)))?
+ROM_PATTERN = r"rom\[(?P<block>\d+)\.(?P<slot>\d+|t)\]\.(?P<field>\w+)"
+_SPEC = re.compile(r"^\s*(?:" + ROM_PATTERN + "|" + PATTERN + r""")\s*(?:\^(?P<bit>\d+)|=(?P<value>-?(?:0x[0-9a-fA-F]+|\d+)))?
                        \s*@\s*(?P<step>\d+)\s*$""", re.X)
 
 HELP = ("a fault SPEC is TARGET [OP] @STEP: TARGET = rN@wW.lL (register N of lane L of warp W), mem[A] "
-        "(memory word A) or NAME[I] (element I of array argument NAME); OP = ^B (flip bit B, the default "
-        "^0) or =V (set V); STEP = the EXEC step before which it lands, e.g. r4@w0.l2^3@5 or out[1]=7@12")
+        "(memory word A), NAME[I] (element I of array argument NAME) or rom[B.S].FIELD (a field of slot S, "
+        "t = terminator, of ROM block B); OP = ^B (flip bit B, the default ^0) or =V (set V); STEP = the "
+        "EXEC step before which it lands, e.g. r4@w0.l2^3@5, out[1]=7@12 or rom[0.1].op^2@0")
 
 
 @dataclass(frozen=True)
 class Fault:
     kind: str
-    """``reg`` or ``mem``."""
+    """``reg``, ``mem`` or ``rom``."""
     step: int
     warp: int = 0
     lane: int = 0
@@ -53,13 +60,23 @@ class Fault:
     bit: int | None = None
     value: int | None = None
     text: str = ""
+    block: int = 0
+    slot: int = 0
+    field: str = ""
+    """A ROM fault's block, slot (``protocol.TERM_SLOT`` for the terminator) and field."""
 
     def new_value(self, old: int) -> int:
-        return (self.value if self.value is not None else old ^ (1 << (self.bit or 0))) & 0xFFFFFFFF
+        mask = 0xFF if self.kind == "rom" else 0xFFFFFFFF
+        return (self.value if self.value is not None else old ^ (1 << (self.bit or 0))) & mask
 
     def where(self) -> str:
         if self.kind == "reg":
             return f"register r{self.reg} of warp {self.warp} lane {self.lane}"
+        if self.kind == "rom":
+            from compiler.circuit.protocol import TERM_SLOT
+
+            slot = "the terminator" if self.slot == TERM_SLOT else f"slot {self.slot}"
+            return f"ROM block {self.block} {slot} field {self.field}"
         return f"memory word {self.addr}"
 
 
@@ -70,15 +87,31 @@ def parse_fault(text: str, launch, cfg: MachineConfig, steps: int | None = None)
     m = _SPEC.match(text)
     if not m:
         raise LaunchError(f"--inject {text!r}: {HELP}")
+    rom = m["block"] is not None
+    bits = 8 if rom else cfg.word_bits
     bit = int(m["bit"]) if m["bit"] is not None else (None if m["value"] is not None else 0)
-    if bit is not None and not 0 <= bit < cfg.word_bits:
-        raise LaunchError(f"--inject {text!r}: bit {bit} is not in 0..{cfg.word_bits - 1}")
+    if bit is not None and not 0 <= bit < bits:
+        raise LaunchError(f"--inject {text!r}: bit {bit} is not in 0..{bits - 1}")
     value = int(m["value"], 0) if m["value"] is not None else None
+    if value is not None and rom and not 0 <= value < 256:
+        raise LaunchError(f"--inject {text!r}: a ROM field is one byte: {value} is not in 0..255")
     if value is not None and not -(1 << 31) <= value < (1 << 32):
         raise LaunchError(f"--inject {text!r}: {value} is not a 32-bit value")
     step = int(m["step"])
     if steps is not None and step >= steps:
         raise LaunchError(f"--inject {text!r}: the launch has {steps} EXEC steps (0..{steps - 1})")
+    if rom:
+        from compiler.circuit.protocol import FIELDS, TERM_SLOT
+
+        block, slot, field = int(m["block"]), (TERM_SLOT if m["slot"] == "t" else int(m["slot"])), m["field"]
+        if block >= cfg.rom_blocks:
+            raise LaunchError(f"--inject {text!r}: the ROM has blocks 0..{cfg.rom_blocks - 1}")
+        if slot != TERM_SLOT and slot >= cfg.block.max_instrs:
+            raise LaunchError(f"--inject {text!r}: a block has slots 0..{cfg.block.max_instrs - 1} and t "
+                              "(the terminator)")
+        if field not in FIELDS:
+            raise LaunchError(f"--inject {text!r}: no ROM field {field!r} (fields: {', '.join(FIELDS)})")
+        return Fault("rom", step=step, block=block, slot=slot, field=field, bit=bit, value=value, text=text.strip())
     t = resolve(m, f"--inject {text!r}", launch, cfg)
     return Fault(t.kind, step=step, warp=t.warp, lane=t.lane, reg=t.reg, addr=t.addr, bit=bit, value=value,
                  text=text.strip())
@@ -86,7 +119,10 @@ def parse_fault(text: str, launch, cfg: MachineConfig, steps: int | None = None)
 
 def inject_interpreter(interp, fault: Fault) -> tuple[int, int]:
     """Apply ``fault`` to an interpreter's state (call it before stepping EXEC step ``fault.step``).
-    Returns (old, new) values."""
+    Returns (old, new) values. A ROM fault has no interpreter counterpart (ValueError)."""
+    if fault.kind == "rom":
+        raise ValueError(f"{fault.text}: the interpreter runs the program, not its ROM image; a ROM fault is "
+                         "judged against the fault-free interpreter")
     if fault.kind == "reg":
         regs = interp.warps[fault.warp].regs[fault.lane]
         old = regs[fault.reg] & 0xFFFFFFFF
@@ -107,6 +143,8 @@ def inject_model(run, fault: Fault) -> tuple[int, int]:
 
     gpu = run.gpu
     state = gpu.layout["state"]
+    if fault.kind == "rom":
+        return _inject_rom(run, fault)
     if "copies" not in state:
         raise LaunchError("this checkpoint's layout lists no state copies (built before fault injection): "
                           "rebuild it ('qgpu build')")
@@ -132,6 +170,36 @@ def inject_model(run, fault: Fault) -> tuple[int, int]:
     if got.value != new or not got.ok:
         raise RuntimeError(f"fault {fault.text}: the state reads {got} after writing {new} into every copy "
                            "(the layout's state copies do not match this checkpoint)")
+    return old, new
+
+
+def _inject_rom(run, fault: Fault) -> tuple[int, int]:
+    """A ROM fault: the field's new byte in every state copy of its slot, as the prompt writes a
+    field (a set/clear pair per bit; a zero field is no entry at all)."""
+    from compiler.circuit.layers import VAMP
+    from compiler.circuit.protocol import FIELDS
+    from compiler.circuit.rom import cell
+
+    gpu = run.gpu
+    old = run.rom().get((fault.block, fault.slot), {}).get(fault.field, 0)
+    new = fault.new_value(old)
+    j, row, col = cell(fault.block, FIELDS.index(fault.field))
+    m = gpu.layout["state"]["heads_per_key"]
+    locs = [loc for loc in gpu.layout["state"]["rom"] if loc["slot"] == fault.slot]
+    if not locs:
+        raise LaunchError(f"--inject {fault.text}: this checkpoint holds no ROM slot {fault.slot}")
+    for layer in sorted({loc["layer"] for loc in locs}):
+        S = gpu.exe.recurrent_state(run.cache, layer).clone()
+        for loc in (x for x in locs if x["layer"] == layer):
+            h = loc["head"] * m + j
+            S[:, h, row, col:col + 16] = 0.0
+            if new:
+                for k in range(8):
+                    S[:, h, row, col + 2 * k + (0 if new >> k & 1 else 1)] = VAMP
+        gpu.exe.write_recurrent_state(run.cache, layer, S)
+    got = run.rom().get((fault.block, fault.slot), {}).get(fault.field, 0)
+    if got != new:
+        raise RuntimeError(f"fault {fault.text}: the ROM reads {got} after writing {new} into every copy")
     return old, new
 
 

@@ -8,6 +8,9 @@ Then each fault is either *flagged* (its trace or final memory differs from the 
 is what ``--check-replay`` compares) or *harmless* (the value it hit was never read again and is not
 in the final memory): a fault is never silently absorbed by the model in a way the interpreter would
 not absorb it.
+
+ROM field faults (``rom[B.S].FIELD``) have no interpreter counterpart: each must read back from the
+state as written, and one in a block the launch never runs again must change nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import pytest
 from conftest import ROOT
 
 from app.cli import main
-from compiler.circuit.protocol import trace_tokens
+from compiler.circuit.protocol import FIELDS, OPCODES, TERM_SLOT, encode_rom, trace_tokens
 from compiler.errors import LaunchError, RuntimeFault
 from compiler.kernel_compiler import compile_file
 from compiler.machine.config import parse_machine
@@ -151,3 +154,87 @@ def test_qgpu_run_inject_flags_or_leaves_unchanged(ckpt3, capsys):
 def _unseen(prog, launch, clean, fault) -> bool:
     tokens, res = faulted_run(prog, launch, CFG3, fault)
     return tokens == trace_tokens(clean.trace) and res.memory == clean.memory
+
+
+def test_parse_rom_faults():
+    prog, launch = _launch(VECTOR_ADD)
+    f = parse_fault("rom[3.t].a=5@1", launch, CFG3)
+    assert (f.kind, f.block, f.slot, f.field, f.new_value(0)) == ("rom", 3, TERM_SLOT, "a", 5)
+    assert f.where() == "ROM block 3 the terminator field a"
+    f = parse_fault("rom[0.2].imm0^7@0", launch, CFG3)
+    assert (f.slot, f.field, f.new_value(0x80), f.new_value(1)) == (2, "imm0", 0, 0x81)
+    for bad, why in [("rom[32.0].op@0", r"blocks 0\.\.31"), ("rom[0.3].op@0", r"slots 0\.\.2 and t"),
+                     ("rom[0.0].opcode@0", r"no ROM field 'opcode'"), ("rom[0.0].op^8@0", r"bit 8 is not in 0\.\.7"),
+                     ("rom[0.0].op=256@0", r"one byte")]:
+        with pytest.raises(LaunchError, match=why):
+            parse_fault(bad, launch, CFG3)
+    with pytest.raises(ValueError, match="not its ROM image"):
+        faulted_run(prog, launch, CFG3, parse_fault("rom[0.0].op@0", launch, CFG3))
+
+
+ROM_FAULTS = 40
+
+
+@pytest.mark.model
+def test_rom_faults_read_back_and_change_nothing_the_launch_does_not_run_into(fast3):
+    """Random ROM field faults on vector_add (a bit of a field the program's ROM image sets, or of a
+    random field of a random slot anywhere in the ROM): each reads back from the state as written (``ModelRun.rom``); one in a block
+    no later EXEC step runs leaves every token and the final memory as the fault-free interpreter
+    has them (provably harmless); the others are counted, and some of them must show."""
+    prog, launch = _launch(VECTOR_ADD)
+    clean = Interpreter(prog, launch, CFG3).run()
+    want = trace_tokens(clean.trace)
+    pos = exec_positions(want)
+    blocks = [int(want[p].split(".")[1]) for p in pos]  # EXEC.b.w.m: the block of each step
+    run = fast3.start(prog, launch)
+    snaps, done = [], 0
+    for p in pos:
+        assert run.force(want[done:p + 1]) is None
+        done = p + 1
+        snaps.append(run.snapshot())
+    rng = random.Random("rom faults")
+    image = sorted((b, s, name) for (b, s), fields in encode_rom(prog, CFG3).items() for name in fields)
+    faults = []
+    for _ in range(ROM_FAULTS):
+        if rng.random() < 0.5:
+            block, slot, field = rng.choice(image)
+        else:
+            block, slot, field = (rng.randrange(CFG3.rom_blocks), rng.choice([*range(CFG3.block.max_instrs), TERM_SLOT]),
+                                  rng.choice(FIELDS))
+        faults.append(Fault("rom", step=rng.randrange(len(pos)), block=block, slot=slot, field=field,
+                            bit=rng.randrange(8)))
+    counts = {"shows": 0, "unchanged": 0, "not run into": 0}
+    # latest step first: a run that departed is still at least as long as any earlier step's snapshot
+    for f in sorted(faults, key=lambda f: -f.step):
+        step, block, slot = f.step, f.block, f.slot
+        run.restore(snaps[step])
+        old, new = inject_model(run, f)
+        assert run.rom().get((block, slot), {}).get(f.field, 0) == new != old
+        bad = run.force(want[pos[step] + 1:])
+        same = bad is None and [w.value for w in run.memory()[:len(clean.memory)]] == \
+            [v & 0xFFFFFFFF for v in clean.memory]
+        if block not in blocks[step:]:
+            assert same, f"{f}: block {block} is never run after step {step}, yet the launch changed"
+            counts["not run into"] += 1
+        else:
+            counts["unchanged" if same else "shows"] += 1
+    assert counts["not run into"] >= 3 and counts["shows"] >= 3, counts
+
+
+@pytest.mark.model
+def test_qgpu_run_inject_rom_field(ckpt3, capsys):
+    """Through the command line: vector_add's add turned into a sub is flagged (exit 4); the same
+    change in a block the launch never runs leaves the output unchanged."""
+    prog, launch = _launch(VECTOR_ADD)
+    rom = encode_rom(prog, CFG3)
+    (b, s), = [(b, s) for (b, s), f in rom.items() if s != TERM_SLOT and f.get("op") == OPCODES.index("add")][:1]
+    sub = OPCODES.index("sub")
+    base = ["run", VECTOR_ADD, "--backend", "model", "--model", ckpt3, "--check-replay"]
+    rc, out, err = _cli(capsys, *base, "--inject", f"rom[{b}.{s}].op={sub}@0")
+    assert rc == 4 and f"ROM block {b} slot {s} field op" in err and "replay mismatch" in err, err
+    unused = len(prog.blocks) + 2
+    rc, out, err = _cli(capsys, *base, "--inject", f"rom[{unused}.0].op={sub}@0", "--json")
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["replay"] == "exact" and res["fault"]["new"] == sub
+    assert res["arrays"]["out"] == [11, 22, 33, 44, -45, -54, -63, 0]
