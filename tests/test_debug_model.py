@@ -452,7 +452,6 @@ def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(fast_se
         session.check_fault("r0@w0.l0")
 
 
-@sync
 async def _submit_fault(app, pilot, text):
     """Open the fault form (key ``i``), type ``text``, press enter and let the model finish."""
     from textual.widgets import Input
@@ -466,6 +465,7 @@ async def _submit_fault(app, pilot, text):
     await pilot.pause()
 
 
+@sync
 async def test_fault_form_injects_and_clears(shared):
     from app.debugger.app import DebugApp
 
