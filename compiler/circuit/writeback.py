@@ -184,15 +184,29 @@ class WritebackBuilder:
 
     # --- E .. E+4: where are we in the step's records ------------------------------------------
     def bookkeeping(self) -> None:
-        sp, a = self.sp, self.a
-        E = self.sched.end
-        slots, lanes = self.slots, self.lanes
-        stores = self.cfg.block.max_stores
-        M0 = self.L[E]
-        ran = {l: sp["ctx.lanes"][(l, 1)] for l in range(lanes)}  # the step's active lanes
-        M0.heads += self._pc_file()
+        """``E`` .. ``E + 4``: the pc file, the records of the step and the choice of the next token (the
+        table in the module docstring), one concept per method, called in the order their groups and
+        neurons are allocated (the circuit digest depends on that order)."""
+        self.L[self.sched.end].heads += self._pc_file()
         self.barriers.per_cta()
         self._serial_turn()
+        self._current_record()
+        self._pending()
+        self._warp_schedule()
+        self._record_register()
+        self._next_token()
+        self._next_selection()
+
+    def _current_record(self) -> None:
+        """E (MLP): the record the current token belongs to (``cur``, ``curR``, ``curm``, ``curp``), which
+        slots write its register (``eqcur``) and which slot is the block's k-th store (``storek``); the
+        flags of what the step sends (``written``, ``pwritten``, ``mwritten``: ``E + 2`` mixer)."""
+        sp = self.sp
+        a = self.a
+        E = self.sched.end
+        slots = self.slots
+        stores = self.cfg.block.max_stores
+        M0 = self.L[self.sched.end]
         kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
         lkind, lslot = sp["latch.kind"], sp["latch.slot"]
         cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
@@ -246,6 +260,27 @@ class WritebackBuilder:
         M0.reads += ["latch.*", "dst.*", "op.*", "ctx.warp", "addr.lane", "addr.lo", "newpc", "pcw", "newser"]
         M0.writes += ["pc.*", "cur", "curR", "curm", "eqcur", "storek", "curp", "rthenp"]
 
+    def _pending(self) -> None:
+        """E + 2 (MLP): the records of this step not sent yet (``pending``, ``pendm``, ``pendp``); E + 1:
+        the slot that holds the value being sent (``cursel``) and the last writer of each predicate
+        (``lastp``)."""
+        sp = self.sp
+        a = self.a
+        E = self.sched.end
+        slots = self.slots
+        stores = self.cfg.block.max_stores
+        kind = self.sp["tok.kind"]
+        lkind = self.sp["latch.kind"]
+        lslot = self.sp["latch.slot"]
+        ran = {l: self.sp["ctx.lanes"][(l, 1)] for l in range(self.lanes)}  # the step's active lanes
+        cur = self.sp["cur"]
+        curm = self.sp["curm"]
+        eqcur = self.sp["eqcur"]
+        written = self.sp["written"]
+        pwritten = self.sp["pwritten"]
+        mwritten = self.sp["mwritten"]
+        sk = self.sp["storek"]
+        curp = self.sp["curp"]
         M1, MP = self.L[E + 1], self.L[E + 2]
         pending = sp.add("pending", self.items, kind="scalar",
                          doc="register records of this step not sent yet (0/1)", stage="writeback")
@@ -288,6 +323,18 @@ class WritebackBuilder:
             M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {cursel[s]: 1.0})
             for k in range(stores):
                 M1.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, sk[(k, s)]: 1.0}, 3, {a: 1.0}, {cursel[s]: 1.0})
+        M1.reads += ["eqcur", "storek", "latch.*", "pdst.*"]
+        M1.writes += ["cursel", "lastp"]
+        MP.reads += ["ctx.lanes", "written", "pwritten", "mwritten", "cur", "curR", "curm", "curp", "rthenp", "latch.*",
+                     "tok.kind"]
+        MP.writes += ["written", "pwritten", "mwritten", "pending", "pendm", "pendp"]
+
+    def _warp_schedule(self) -> None:
+        """E + 1: the warps with a running lane (``run``) and each warp's lowest block (``ismin``)."""
+        sp = self.sp
+        a = self.a
+        lanes = self.lanes
+        M1 = self.L[self.sched.end + 1]
         # the warps that have a running lane, and each warp's lowest block among its running lanes
         # (the block it runs next: docs/machine.md, "Scheduling and reconvergence")
         blocks, warps = self.cfg.rom_blocks, self.cfg.max_warps
@@ -299,6 +346,18 @@ class WritebackBuilder:
             M1.step(a, {runl[(w, l)]: 1.0 for l in range(lanes)}, 0.5, {run[w]: 1.0})
             for b in range(blocks):  # some lane at b (at most 4) and none below it (each lane counts 5)
                 M1.step(a, {low[(w, b)]: 1.0}, 0.5, {ismin[(w, b)]: 1.0})
+        M1.reads.append("pc.*")
+        M1.writes += ["run", "ismin"]
+
+    def _record_register(self) -> None:
+        """E + 1: the register whose record the current token belongs to (``lreg``)."""
+        sp = self.sp
+        a = self.a
+        lanes = self.lanes
+        kind = self.sp["tok.kind"]
+        M1 = self.L[self.sched.end + 1]
+        cur = self.sp["cur"]
+        curR = self.sp["curR"]
         # the register of this step's record being sent (R.r or one of its lane values; not at EXEC,
         # where the latch may still hold the previous step's last record)
         lreg = sp.add("lreg", self.regs, kind="scalar", doc="the current token belongs to this step's record "
@@ -306,12 +365,20 @@ class WritebackBuilder:
         for r in self.regs:
             x = lin({curR[r]: 1.0}, {cur[(l, r)]: 1.0 for l in range(lanes)}, {kind["EXEC"]: -1.0})
             M1.step(a, x, 0.5, {lreg[r]: 1.0})
-        M1.reads += ["pc.*", "eqcur", "storek", "latch.*", "pdst.*", "cur", "curR", "tok.kind"]
-        M1.writes += ["cursel", "lastp", "run", "ismin", "lreg"]
-        MP.reads += ["ctx.lanes", "written", "pwritten", "mwritten", "cur", "curR", "curm", "curp", "rthenp", "latch.*",
-                     "tok.kind"]
-        MP.writes += ["written", "pwritten", "mwritten", "pending", "pendm", "pendp"]
+        M1.reads += ["cur", "curR", "tok.kind"]
+        M1.writes.append("lreg")
 
+    def _next_token(self) -> None:
+        """E + 3 (MLP): the parts of the next token (``emit``), and the lanes of each warp at its lowest
+        block (``atmin``)."""
+        sp = self.sp
+        a = self.a
+        E = self.sched.end
+        lanes = self.lanes
+        kind = self.sp["tok.kind"]
+        pending = self.sp["pending"]
+        pendm = self.sp["pendm"]
+        pendp = self.sp["pendp"]
         M2 = self.L[E + 3]
         done = self._done()
         emit = sp.add("emit", [("R", r) for r in self.regs] + [("V", l) for l in range(lanes)]
@@ -372,6 +439,17 @@ class WritebackBuilder:
                      "stay", "lreg", "b3"]
         M2.writes += ["emit", "atmin"]
 
+    def _next_selection(self) -> None:
+        """E + 4 (MLP): the slot and lane of the next store (``nextsel``), the slot holding the next
+        predicate record (``nextp``), the next EXEC's lanes (``atmin1``), the lane being sent (``sendlane``)."""
+        sp = self.sp
+        a = self.a
+        E = self.sched.end
+        slots = self.slots
+        lanes = self.lanes
+        kind = self.sp["tok.kind"]
+        sk = self.sp["storek"]
+        emit = self.sp["emit"]
         M3 = self.L[E + 4]
         nextsel = sp.add("nextsel", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
                          doc="the next record is a store by slot s in lane l (its address is needed now)",
