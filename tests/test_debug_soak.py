@@ -21,7 +21,7 @@ from test_debug_support import replay_session, sync
 
 SIZES = [(120, 40), (80, 24), (110, 34), (100, 30), (60, 20), (140, 50)]
 PLAIN = ["s", "s", "s", "n", "n", "c", "f", "S", "S", "N", "C", "F", "r", "w", "W", "l", "L", "full_stop",
-         "x", "m", "v", "1", "2", "3", "4", "5", "6", "p", "ctrl+l"]
+         "x", "m", "v", "1", "2", "3", "4", "5", "6", "p", "right_square_bracket", "left_square_bracket", "ctrl+l"]
 BREAKPOINTS = ["EXEC(3,*)", "EXEC(*,1)", "B2", "line 12", "watch out[5]", "watch r2@w1.l1",
                "EXEC(*,0) if r2@l1 == 4", "B5 if out[0] != 0", "EXEC(99,*)", "watch r2", "nonsense", ""]
 
