@@ -50,13 +50,13 @@ def _program(seed):
         kind = rng.choice("RMK")
         if kind == "R":
             lane, r = rng.randrange(4), rng.randrange(1, 16)
-            addr, key = f"R.{r}", ("R", lane, r)  # the lane comes with the value (S.l.x, B0.l.x)
+            addr = f"R.{r}"  # the lane comes with the value (S.l.x, B0.l.x)
         elif kind == "M":
             w = rng.randrange(126)
-            addr, key = f"M.{w}", ("M", w)
+            addr = f"M.{w}"
         else:
             i = rng.randrange(len(CONSTS))
-            addr, key = f"K.{i}", ("K", i)
+            addr = f"K.{i}"
         if rng.random() < 0.35:  # probe: the address alone reads the row
             if kind == "R":
                 want = {lane: regs.get((lane, r), 0)}
