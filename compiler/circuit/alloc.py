@@ -26,7 +26,7 @@ a shared channel holds after a given layer.
 from __future__ import annotations
 
 from compiler.circuit.layers import LayerSpec, Lin
-from compiler.circuit.ports import _groups, layer_ports, owners, produced
+from compiler.circuit.ports import events, groups_of, owners
 from compiler.circuit.space import Space
 
 PINNED = ("anchor", "ballast")
@@ -39,22 +39,12 @@ def lives(layers: list[LayerSpec], space: Space, embed: dict[int, Lin], unembed:
     when the group is handed over clean there (module docstring); otherwise the life runs to the
     end."""
     n = len(layers)
-    events: dict[str, list[tuple[int, str]]] = {}
-    for L in layers:
-        owner = owners(space, L.index)
-        p = layer_ports(L, owner)
-        cleared = set(_groups([L.neurons[i].down for i in L.clears], owner))
-        for g in p.reads:
-            events.setdefault(g, []).append((L.index, "r"))
-        for g in produced(L, owner):
-            events.setdefault(g, []).append((L.index, "w"))
-        for g in cleared:
-            events.setdefault(g, []).append((L.index, "c"))
-    from_embed = set(_groups(embed.values(), owners(space, -1)))
-    to_head = set(_groups(unembed.values(), owners(space, n)))
+    ev_of = events(layers, space)
+    from_embed = set(groups_of(embed.values(), owners(space, -1)))
+    to_head = set(groups_of(unembed.values(), owners(space, n)))
     out: dict[str, tuple[int, int]] = {}
     for g in space.groups.values():
-        ev = events.get(g.name, [])
+        ev = ev_of.get(g.name, [])
         if g.name in PINNED:
             out[g.name] = (-1, n)
             continue
@@ -63,17 +53,10 @@ def lives(layers: list[LayerSpec], space: Space, embed: dict[int, Lin], unembed:
         if ev and g.name not in to_head:
             last = max(i for i, _ in ev)
             at_last = {k for i, k in ev if i == last}
-            if "c" in at_last and "w" not in at_last and \
-                    not _mlp_writes_after_clear(layers[last], g.name, owners(space, last)):
+            if "c" in at_last and "w" not in at_last:  # cleared, and nothing computed into it there
                 end = last
         out[g.name] = (start, end)
     return out
-
-
-def _mlp_writes_after_clear(L: LayerSpec, group: str, owner: list[str]) -> bool:
-    """Whether a neuron of ``L`` other than its clears writes ``group`` (the clear would not remove
-    it: every neuron of one MLP reads the same input)."""
-    return any(owner[c] == group for i, n in enumerate(L.neurons) if i not in L.clears for c in n.down)
 
 
 def pack(space: Space, life: dict[str, tuple[int, int]]) -> dict[str, int]:

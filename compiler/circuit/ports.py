@@ -51,7 +51,8 @@ def owners(space: Space, layer: int | None = None) -> list[str]:
     return out
 
 
-def _groups(forms: Iterable[Lin], owner: list[str]) -> list[str]:
+def groups_of(forms: Iterable[Lin], owner: list[str]) -> list[str]:
+    """The groups (in residual order) whose channels carry a non-zero weight in ``forms``."""
     seen: dict[int, None] = {}
     for f in forms:
         for k, w in f.items():
@@ -89,7 +90,7 @@ def produced(L: LayerSpec, owner: list[str]) -> list[str]:
     """The groups ``L`` computes a value into: its writes less the banks it only clears."""
     forms = [n.down for i, n in enumerate(L.neurons) if i not in L.clears]
     forms += [f for kh in L.heads for vh in kh.values for f in vh.out.values()]
-    return _groups(forms, owner)
+    return groups_of(forms, owner)
 
 
 def layer_stages(L: LayerSpec, space: Space, owner: list[str] | None = None) -> list[str]:
@@ -102,7 +103,7 @@ def layer_stages(L: LayerSpec, space: Space, owner: list[str] | None = None) -> 
 
 def layer_ports(L: LayerSpec, owner: list[str]) -> Ports:
     """The groups ``L``'s weights read and write (the anchor left out of the reads)."""
-    return Ports([g for g in _groups(read_forms(L), owner) if g not in EXEMPT], _groups(write_forms(L), owner))
+    return Ports([g for g in groups_of(read_forms(L), owner) if g not in EXEMPT], groups_of(write_forms(L), owner))
 
 
 def declared(name: str, decl: Iterable[str]) -> bool:
@@ -147,17 +148,16 @@ def live_channels(layers: list[LayerSpec], space: Space, embed: dict[int, Lin], 
     reads and writes a group reads the value before its write lands); the LM head reads after the
     last layer. Group granularity: a bank whose every channel is cleared counts as dead once cleared
     only if no later layer reads it before writing it again."""
-    ports = [layer_ports(L, owners(space, L.index)) for L in layers]
     n = len(layers)
-    written_by: dict[str, int] = {g: -1 for g in _groups(embed.values(), owners(space, -1))}
-    next_event: dict[str, list[tuple[int, str]]] = {}
-    for i, p in enumerate(ports):
-        for g in p.writes:
-            written_by.setdefault(g, i)
-        for g in dict.fromkeys(p.reads + p.writes):
-            next_event.setdefault(g, []).append((i, "r" if g in p.reads else "w"))
-    for g in _groups(unembed.values(), owners(space, n)):
-        next_event.setdefault(g, []).append((n, "r"))
+    ev = events(layers, space)
+    written_by: dict[str, int] = {g: -1 for g in groups_of(embed.values(), owners(space, -1))}
+    for g, touches in ev.items():
+        for i, what in touches:
+            if what in "wc":
+                written_by.setdefault(g, i)
+                break
+    for g in groups_of(unembed.values(), owners(space, n)):
+        ev.setdefault(g, []).append((n, "r"))
     width = {g.name: len(g) for g in space.groups.values()}
     out = []
     for i in range(n):
@@ -165,8 +165,23 @@ def live_channels(layers: list[LayerSpec], space: Space, embed: dict[int, Lin], 
         for g, first in written_by.items():
             if first > i:
                 continue
-            after = [kind for j, kind in next_event.get(g, []) if j > i]
-            if after and after[0] == "r":
+            after = sorted((j, what != "r") for j, what in ev.get(g, []) if j > i)  # a read first at a layer
+            if after and not after[0][1]:
                 total += width[g]
         out.append(total)
+    return out
+
+
+def events(layers: list[LayerSpec], space: Space) -> dict[str, list[tuple[int, str]]]:
+    """Group -> (layer, what) for every layer whose weights touch it, in layer order: ``r`` read,
+    ``w`` computed into (``produced``), ``c`` cleared (``LayerSpec.clear``); one layer may do several.
+    What ``live_channels`` and the channel allocator (``alloc.lives``) are computed from."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for L in layers:
+        owner = owners(space, L.index)
+        touches = [(g, "r") for g in layer_ports(L, owner).reads]
+        touches += [(g, "w") for g in produced(L, owner)]
+        touches += [(g, "c") for g in groups_of([L.neurons[i].down for i in sorted(L.clears)], owner)]
+        for g, what in touches:
+            out.setdefault(g, []).append((L.index, what))
     return out
