@@ -156,21 +156,32 @@ def inject_model(run, fault: Fault) -> tuple[int, int]:
         copies, row, short = state["copies"]["memory"], fault.addr, 0
     new = fault.new_value(old)
     m = state["heads_per_key"]
-    for layer in sorted({c["layer"] for c in copies}):
-        S = gpu.exe.recurrent_state(run.cache, layer).clone()  # (batch, value heads, dk, dv)
-        for c in (c for c in copies if c["layer"] == layer):
-            h = c["head"] * m + short
-            S[:, h, row, :] = 0.0
-            S[:, h + 1, row, :] = 0.0
-            for t in range(32):
-                S[:, h + 1, row, 2 * t + (0 if new >> t & 1 else 1)] = VAMP
-        gpu.exe.write_recurrent_state(run.cache, layer, S)
+    def write(S, c) -> None:
+        h = c["head"] * m + short
+        S[:, h, row, :] = 0.0
+        S[:, h + 1, row, :] = 0.0
+        for t in range(32):
+            S[:, h + 1, row, 2 * t + (0 if new >> t & 1 else 1)] = VAMP
+
+    _edit_states(run, copies, write)
     got = (run.registers(warp=fault.warp)[(fault.lane, fault.reg)] if fault.kind == "reg"
            else run.memory()[fault.addr])
     if got.value != new or not got.ok:
         raise RuntimeError(f"fault {fault.text}: the state reads {got} after writing {new} into every copy "
                            "(the layout's state copies do not match this checkpoint)")
     return old, new
+
+
+def _edit_states(run, places: list[dict], write) -> None:
+    """For each layer among ``places`` (layout entries with ``layer`` and ``head``): its DeltaNet state
+    (batch, value heads, dk, dv) as a copy, ``write(S, place)`` for each of its places, written back."""
+    exe = run.gpu.exe
+    for layer in sorted({p["layer"] for p in places}):
+        S = exe.recurrent_state(run.cache, layer).clone()
+        for p in places:
+            if p["layer"] == layer:
+                write(S, p)
+        exe.write_recurrent_state(run.cache, layer, S)
 
 
 def _inject_rom(run, fault: Fault) -> tuple[int, int]:
@@ -188,15 +199,14 @@ def _inject_rom(run, fault: Fault) -> tuple[int, int]:
     locs = [loc for loc in gpu.layout["state"]["rom"] if loc["slot"] == fault.slot]
     if not locs:
         raise LaunchError(f"--inject {fault.text}: this checkpoint holds no ROM slot {fault.slot}")
-    for layer in sorted({loc["layer"] for loc in locs}):
-        S = gpu.exe.recurrent_state(run.cache, layer).clone()
-        for loc in (x for x in locs if x["layer"] == layer):
-            h = loc["head"] * m + j
-            S[:, h, row, col:col + 16] = 0.0
-            if new:
-                for k in range(8):
-                    S[:, h, row, col + 2 * k + (0 if new >> k & 1 else 1)] = VAMP
-        gpu.exe.write_recurrent_state(run.cache, layer, S)
+    def write(S, loc) -> None:
+        h = loc["head"] * m + j
+        S[:, h, row, col:col + 16] = 0.0
+        if new:
+            for k in range(8):
+                S[:, h, row, col + 2 * k + (0 if new >> k & 1 else 1)] = VAMP
+
+    _edit_states(run, locs, write)
     got = run.rom().get((fault.block, fault.slot), {}).get(fault.field, 0)
     if got != new:
         raise RuntimeError(f"fault {fault.text}: the ROM reads {got} after writing {new} into every copy")
