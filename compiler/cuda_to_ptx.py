@@ -94,7 +94,9 @@ def cuda_to_ptx(source: str, filename: str, toolchain: Toolchain | None = None, 
         ptx = out.read_text()
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(ptx)
+        part = cached.with_suffix(f".{os.getpid()}.part")  # a reader never sees half a file
+        part.write_text(ptx)
+        part.replace(cached)
     except OSError:
         pass  # a read-only cache only costs time
     return ptx

@@ -27,15 +27,31 @@ def require_clang() -> None:
     pytest.skip("clang with the NVPTX backend is not installed")
 
 
+MODEL_FIXTURES = {"ckpt3", "gpu3", "fast3", "cfg3_model", "merged_standin", "default_ckpt"}
+"""Fixtures that build or load a large checkpoint (once per session, or once per module)."""
+MODEL_MODULES = {"test_standin"}
+"""Modules that train the cached stand-in base that ``merged_standin`` also needs."""
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``full`` run only with QGPU_FULL=1 (tests/circuit_programs.py, ``FULL``); without
-    it they are deselected, and pytest's summary line counts them."""
-    if os.environ.get("QGPU_FULL", "") == "1":
-        return
-    drop = [it for it in items if it.get_closest_marker("full")]
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = [it for it in items if not it.get_closest_marker("full")]
+    it they are deselected, and pytest's summary line counts them.
+
+    With pytest-xdist (README's test command: ``-n 2 --dist loadgroup``) every test that builds,
+    loads or trains a model goes to one worker, group ``model``: each checkpoint is then built once
+    and held once in memory (two workers would each build their own 6-9 GB), and the cached
+    checkpoints under $QGPU_MODELS are never written by two processes. The other tests (compiler,
+    interpreter, kernels on both toolchains, the debugger on the interpreter) spread over the
+    workers beside it."""
+    if os.environ.get("QGPU_FULL", "") != "1":
+        drop = [it for it in items if it.get_closest_marker("full")]
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = [it for it in items if not it.get_closest_marker("full")]
+    for it in items:
+        if (it.get_closest_marker("model") or MODEL_FIXTURES & set(getattr(it, "fixturenames", ()))
+                or it.module.__name__.rsplit(".", 1)[-1] in MODEL_MODULES):
+            it.add_marker(pytest.mark.xdist_group("model"))
 
 
 @pytest.fixture(scope="session")
