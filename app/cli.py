@@ -106,9 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--text-before", metavar="TEXT", help="a merged checkpoint ('qgpu build --base'): "
                    "read this text first, then the launch (the launch must work after text)")
     r.add_argument("--inject", metavar="SPEC", help="--backend model: change a register of a lane, a memory "
-                   "word or a ROM field in the model's state before an EXEC step (fault injection; "
-                   "engine/faults.py): rN@wW.lL, mem[A], NAME[I] or rom[B.S].FIELD (S = t: the terminator), then "
-                   "^B (flip bit B, the default ^0) or =V, then @STEP, e.g. r4@w0.l2^3@5 or rom[0.1].op^2@0. With --check-replay the first token where the launch departs from the "
+                   "word or a ROM field in the model's state before an EXEC step, or silence a neuron or head of a "
+                   "layer from that step on (fault injection; engine/faults.py): rN@wW.lL, mem[A], NAME[I] or "
+                   "rom[B.S].FIELD (S = t: the terminator), then ^B (flip bit B, the default ^0) or =V, then "
+                   "@STEP, e.g. r4@w0.l2^3@5 or rom[0.1].op^2@0; LN.nK / LN.hK (neuron / head K of layer N), "
+                   "then @STEP, e.g. L20.n117@3. With --check-replay the first token where the launch departs from the "
                    "fault-free interpreter is reported (exit status 4); a fault never read leaves the output unchanged")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--trace", action="store_true", help="also print the launch trace")
@@ -475,12 +477,22 @@ def cmd_run_model(ns: argparse.Namespace) -> int:
         from engine.faults import exec_positions, inject_model, parse_fault
 
         fault = parse_fault(ns.inject, launch, gpu.machine, len(exec_positions(want)) if want else None)
+        if fault.silences:
+            from engine.faults import check_unit
+
+            check_unit(fault, path)
     injected: dict = {}
 
     def inject() -> None:
         old, new = inject_model(run, fault)
-        injected.update(spec=fault.text, where=fault.where(), step=fault.step, old=old, new=new)
-        _progress(f"fault {fault.text}: {fault.where()} {old:#x} -> {new:#x} before EXEC step {fault.step}")
+        injected.update(spec=fault.text, where=fault.where(), step=fault.step)
+        if fault.silences:
+            injected.update(silenced=bool(old))
+            _progress(f"fault {fault.text}: {fault.where()} silenced from EXEC step {fault.step} on"
+                      + ("" if old else " (its weights give it no output already: nothing changes)"))
+        else:
+            injected.update(old=old, new=new)
+            _progress(f"fault {fault.text}: {fault.where()} {old:#x} -> {new:#x} before EXEC step {fault.step}")
     prefix = []
     if ns.text_before:
         if "merge" not in gpu.layout:

@@ -53,7 +53,7 @@ warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta 
 warnings.filterwarnings("ignore", message="Sparse invariant checks are implicitly disabled")
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
-FORMAT = 2
+FORMAT = 3
 """Version of the compacted form on disk (part of the cache key)."""
 
 
@@ -65,6 +65,8 @@ class SparseMatrix:
                  device: torch.device):
         self.shape = shape
         self.nnz = int(val.numel())
+        self.csr = (crow, col, val)
+        self.device = device
         self.t = torch.sparse_csr_tensor(crow.to(device), col.to(device), val.to(device), size=shape)
         self.cpu = None
         if device.type == "cpu":  # scipy's CSR matrix-vector kernel, called without its Python wrapper
@@ -75,6 +77,13 @@ class SparseMatrix:
         """CSR parts (row pointers, columns, float32 values) of a dense matrix."""
         c = w.float().to_sparse_csr()
         return c.crow_indices().to(torch.int32), c.col_indices().to(torch.int32), c.values()
+
+    def without_columns(self, cols: torch.Tensor) -> "SparseMatrix":
+        """This matrix with every entry of the columns ``cols`` set to 0 (the CSR structure kept)."""
+        crow, col, val = self.csr
+        val = val.clone()
+        val[torch.isin(col, cols.to(col.dtype))] = 0.0
+        return SparseMatrix(crow, col, val, self.shape, self.device)
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         """``x`` (N, in) float32 -> (N, out) float32."""
@@ -160,6 +169,8 @@ class Mlp:
     """Rows: gate of the kept neurons, then up."""
     n: int
     down: SparseMatrix
+    neurons: torch.Tensor
+    """The kept neurons' indices in the checkpoint's intermediate dimension."""
 
 
 @dataclass
@@ -227,6 +238,8 @@ class FastModel:
         self.hidden = int(c["hidden_size"])
         parts = load_compact(self.path, self.dtype, progress)
         self._build(parts)
+        self._originals: dict = {}
+        """(layer, matrix attribute) -> (its owner, the checkpoint's matrix, silenced columns)."""
 
     # --- construction from the compacted parts ---------------------------------------------------
     def _sparse(self, p: dict) -> SparseMatrix:
@@ -255,7 +268,7 @@ class FastModel:
                                   self._norm(m["q_norm"]), self._norm(m["k_norm"]), m["heads"], m["kv_heads"],
                                   m["head_dim"], m["inv_freq"].to(dev))
             mlp = None if p["mlp"] is None else Mlp(self._sparse(p["mlp"]["gate_up"]), p["mlp"]["n"],
-                                                    self._sparse(p["mlp"]["down"]))
+                                                    self._sparse(p["mlp"]["down"]), p["mlp"]["keep"])
             self.layers.append(Layer(self.layer_types[i], self._norm(p["norm1"]), mixer, self._norm(p["norm2"]), mlp))
 
     @property
@@ -270,6 +283,46 @@ class FastModel:
             if L.mlp:
                 n += L.mlp.gate_up.nnz + L.mlp.down.nnz
         return n
+
+    # --- silencing (fault injection, engine/faults.py) -------------------------------------------
+    def silence(self, layer: int, kind: str, index: int) -> bool:
+        """Zero the output of one unit of ``layer`` from the next forward pass on, exactly as zeros
+        written into the checkpoint would: ``kind`` ``neuron``: SwiGLU neuron ``index`` (its
+        column of ``down_proj``); ``head``: value head ``index`` of a DeltaNet layer or attention
+        head ``index`` of a full-attention layer (its columns of the output projection). Returns
+        False when the weights give that unit no output already (compacted away: nothing changes).
+        :meth:`unsilence` undoes every silence."""
+        L = self.layers[layer]
+        if kind == "neuron":
+            m, attr = L.mlp, "down"
+            cols = (L.mlp.neurons == index).nonzero().flatten() if L.mlp is not None else torch.zeros(0)
+        elif kind == "head" and isinstance(L.mixer, DeltaNet):
+            m, attr, nv = L.mixer, "out", len(L.mixer.vch)
+            pos = L.mixer.heads.index(index) if index in L.mixer.heads else None
+            cols = torch.zeros(0) if pos is None else torch.arange(pos * nv, (pos + 1) * nv)
+        elif kind == "head" and isinstance(L.mixer, Attention):
+            m, attr, hd = L.mixer, "o", L.mixer.head_dim
+            cols = torch.arange(index * hd, (index + 1) * hd)
+        elif kind == "head":
+            return False  # the mixer adds exactly 0: no head has an output
+        else:
+            raise ValueError(f"unknown unit kind {kind!r} (neuron or head)")
+        if not len(cols):
+            return False
+        key = (layer, attr)
+        if key not in self._originals:
+            self._originals[key] = (m, getattr(m, attr), torch.zeros(0, dtype=torch.long))
+        owner, original, gone = self._originals[key]
+        gone = torch.cat([gone, cols.long()]).unique()
+        self._originals[key] = (owner, original, gone)
+        setattr(owner, attr, original.without_columns(gone))
+        return True
+
+    def unsilence(self) -> None:
+        """Undo every :meth:`silence`: the checkpoint's weights again."""
+        for (_, attr), (owner, original, _) in self._originals.items():
+            setattr(owner, attr, original)
+        self._originals = {}
 
     # --- running ---------------------------------------------------------------------------------
     def new_cache(self) -> FastCache:
@@ -618,7 +671,8 @@ def _compact_mlp(W: _Tensors, pre: str) -> dict | None:
     keep = ((gate != 0).any(1) & (up != 0).any(1) & (down != 0).any(0)).nonzero().squeeze(1)
     if keep.numel() == 0:
         return None
-    return {"gate_up": _csr(torch.cat([gate[keep], up[keep]])), "n": int(keep.numel()), "down": _csr(down[:, keep])}
+    return {"gate_up": _csr(torch.cat([gate[keep], up[keep]])), "n": int(keep.numel()), "down": _csr(down[:, keep]),
+            "keep": keep}
 
 
 def model_parameters(path: str | Path) -> int:

@@ -134,6 +134,34 @@ class HFExecutor:
     def recurrent_state(self, cache, layer: int) -> torch.Tensor:
         return _recurrent_state(cache, layer)
 
+    def silence(self, layer: int, kind: str, index: int) -> bool:
+        """As ``engine.fast.FastModel.silence``: zeros written into the loaded module's weights (the
+        originals kept for :meth:`unsilence`). False when those weights are all zero already."""
+        L = _decoder_layers(self.model)[layer]
+        if kind == "neuron":
+            w, cols = L.mlp.down_proj.weight, slice(index, index + 1)
+        elif kind == "head" and hasattr(L, "linear_attn"):
+            dv = L.linear_attn.head_v_dim
+            w, cols = L.linear_attn.out_proj.weight, slice(index * dv, (index + 1) * dv)
+        elif kind == "head":
+            hd = L.self_attn.head_dim
+            w, cols = L.self_attn.o_proj.weight, slice(index * hd, (index + 1) * hd)
+        else:
+            raise ValueError(f"unknown unit kind {kind!r} (neuron or head)")
+        with torch.no_grad():
+            if not bool(w[:, cols].any()):
+                return False
+            self._originals = getattr(self, "_originals", [])
+            self._originals.append((w, cols, w[:, cols].clone()))
+            w[:, cols] = 0
+        return True
+
+    def unsilence(self) -> None:
+        with torch.no_grad():
+            for w, cols, old in reversed(getattr(self, "_originals", [])):
+                w[:, cols] = old
+        self._originals = []
+
     def write_recurrent_state(self, cache, layer: int, state: torch.Tensor) -> None:
         """Replace the DeltaNet state the cache holds for ``layer`` (in place, in its dtype)."""
         live = _recurrent_state(cache, layer)
@@ -160,6 +188,12 @@ class FastExecutor:
 
     def write_recurrent_state(self, cache, layer: int, state: torch.Tensor) -> None:
         self.model.write_recurrent_state(cache, layer, state)
+
+    def silence(self, layer: int, kind: str, index: int) -> bool:
+        return self.model.silence(layer, kind, index)
+
+    def unsilence(self) -> None:
+        self.model.unsilence()
 
     def stack(self, caches: list):
         from engine.fast import FastCache
@@ -467,6 +501,13 @@ class RunSnapshot:
     @property
     def nbytes(self) -> int:
         return self.cache.nbytes + self.next_input.numel() * self.next_input.element_size()
+
+
+def _decoder_layers(model) -> torch.nn.ModuleList:
+    """The decoder layers of a text-only (``model.layers``) or multimodal
+    (``model.language_model.layers``) Qwen3.5 module."""
+    inner = model.model
+    return inner.layers if hasattr(inner, "layers") else inner.language_model.layers
 
 
 def _recurrent_state(cache, layer: int) -> torch.Tensor:

@@ -33,6 +33,7 @@ MODEL_MODULES = {"test_standin"}
 """Modules that train the cached stand-in base that ``merged_standin`` also needs."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which names each item's group from its markers
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``full`` run only with QGPU_FULL=1 (tests/circuit_programs.py, ``FULL``); without
     it they are deselected, and pytest's summary line counts them.

@@ -452,6 +452,46 @@ def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(fast_se
         session.check_fault("r0@w0.l0")
 
 
+def test_silenced_neuron_in_the_debugger_holds_from_its_step_on(fast_session, kernel, trace):
+    """A silenced neuron (``LN.nK``, engine/faults.py) is a weight edit from its EXEC step on: the
+    launch departs from the interpreter after it; reverse stepping to before the fault re-executes
+    with the checkpoint's weights (the clean tokens), forward again with the neuron silenced (the
+    same departed tokens); ``clear`` gives the clean launch back."""
+    session = fast_session
+    tokens, _ = trace
+    gpu = session.backend.gpu
+    ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
+    step = 2
+    L = max(range(len(gpu.model.layers)), key=lambda i: gpu.model.layers[i].mlp.n if gpu.model.layers[i].mlp else 0)
+    try:  # a neuron whose silence from `step` on the launch shows (searched on the engine)
+        for n in gpu.model.layers[L].mlp.neurons.tolist()[:60]:
+            gpu.exe.silence(L, "neuron", n)
+            run = gpu.start(kernel.program, kernel.launch)
+            shows = run.force(tokens[:ex[step] + 1]) is None and run.force(tokens[ex[step] + 1:]) is not None
+            gpu.exe.unsilence()
+            if shows:
+                break
+    finally:
+        gpu.exe.unsilence()
+    assert shows
+    session.restart()
+    session.goto(ex[step] + 1)
+    stop = session.inject(f"L{L}.n{n}")
+    assert stop.kind == "fault" and f"neuron {n} of layer {L} silenced from EXEC step {step} on" in stop.text
+    stop = session.cont()
+    assert stop.kind == "mismatch" and session.departure > ex[step], stop.text
+    departed = list(session.history)
+    assert departed[:session.departure] == tokens[:session.departure]
+    session.goto(ex[step] - 1)  # before the fault: re-executed on the checkpoint's weights
+    session.goto(ex[step] + 1)
+    assert session.history[:ex[step] + 1] == tokens[:ex[step] + 1]
+    session.goto(len(departed))
+    assert session.history == departed
+    session.clear_faults()
+    session.finish()
+    assert session.history == tokens and session.departure is None
+
+
 async def _submit_fault(app, pilot, text):
     """Open the fault form (key ``i``), type ``text``, press enter and let the model finish."""
     from textual.widgets import Input

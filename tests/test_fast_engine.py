@@ -267,3 +267,43 @@ def test_qgpu_generate_gives_the_same_continuation_on_both_engines(tmp_path):
     r = subprocess.run([sys.executable, "-m", "app.cli", "generate", str(d), "--ids", "4,x"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "--ids" in r.stderr
+
+# (layer, kind, index): on the structured model, neuron 55 of layer 2 is dead (down column zero),
+# value head 1 of layer 2 is dead, layer 1's attention, layer 3's DeltaNet and layer 4's MLP add 0.
+SILENCE = [(0, "neuron", 7), (2, "neuron", 70), (0, "head", 1), (2, "head", 2), (1, "head", 3), (4, "head", 0),
+           (3, "head", 0), (2, "neuron", 55), (2, "head", 1), (4, "neuron", 3)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_silenced_units_equal_transformers_with_those_weights_zeroed(ckpt, dtype):
+    """Fault injection's generic part (engine/faults.py, ``L<i>.n<k>`` / ``L<i>.h<k>``): silencing a
+    neuron or head on the fast engine gives what stock transformers gives with the same columns of
+    its weights zeroed; a unit the fast engine compacted away reports False (stock: False only
+    where its output columns are zero); ``unsilence``
+    gives the checkpoint's logits back bit for bit."""
+    from engine.model import HFExecutor
+
+    hf, fast = HFExecutor(ckpt, dtype, "cpu"), FastModel(ckpt, dtype)
+    ids = torch.randint(0, 300, (1, 12), generator=torch.Generator().manual_seed(5))
+    before, _ = fast.forward(ids, fast.new_cache())
+    weights = {n: p.clone() for n, p in hf.model.named_parameters()}
+    said = {}
+    for layer, kind, index in SILENCE:
+        said[layer, kind, index] = h, f = hf.silence(layer, kind, index), fast.silence(layer, kind, index)
+        assert h or not f, (layer, kind, index)  # zero columns are compacted away: False on both
+    if "structured" in str(ckpt):  # False on the fast engine also where another weight makes the output 0
+        assert [k for k, (h, f) in said.items() if not f] == [(1, "head", 3), (3, "head", 0), (2, "neuron", 55),
+                                                             (2, "head", 1), (4, "neuron", 3)]
+    else:
+        assert all(f for h, f in said.values())
+    changed = {n for n, p in hf.model.named_parameters() if not torch.equal(p, weights[n])}
+    assert changed <= {f"model.layers.{i}.{w}.weight" for i in range(5)
+                       for w in ("mlp.down_proj", "linear_attn.out_proj", "self_attn.o_proj")} and changed
+    want, _ = hf.forward(ids, hf.new_cache())
+    got, _ = fast.forward(ids, fast.new_cache())
+    assert torch.allclose(got.float(), want.float(), atol=TOL[dtype], rtol=0)
+    assert not torch.equal(got, before)
+    hf.unsilence(), fast.unsilence()
+    assert all(torch.equal(p, weights[n]) for n, p in hf.model.named_parameters())
+    again, _ = fast.forward(ids, fast.new_cache())
+    assert torch.equal(again, before)

@@ -238,3 +238,107 @@ def test_qgpu_run_inject_rom_field(ckpt3, capsys):
     res = json.loads(out)
     assert res["replay"] == "exact" and res["fault"]["new"] == sub
     assert res["arrays"]["out"] == [11, 22, 33, 44, -45, -54, -63, 0]
+
+
+def test_parse_unit_faults():
+    prog, launch = _launch(VECTOR_ADD)
+    f = parse_fault("L20.n117@3", launch, CFG3)
+    assert (f.kind, f.layer, f.unit, f.step, f.silences) == ("neuron", 20, 117, 3, True)
+    assert f.where() == "neuron 117 of layer 20"
+    f = parse_fault(" L7.h2 @ 0", launch, CFG3)
+    assert (f.kind, f.layer, f.unit, f.silences) == ("head", 7, 2, True)
+    assert not parse_fault("r4@w0.l0@1", launch, CFG3).silences
+    with pytest.raises(LaunchError, match="takes no"):
+        parse_fault("L7.h2^1@0", launch, CFG3)
+    with pytest.raises(LaunchError, match="TARGET"):
+        parse_fault("L7.x2@0", launch, CFG3)
+    with pytest.raises(ValueError, match="not a network"):
+        faulted_run(prog, launch, CFG3, parse_fault("L7.h2@0", launch, CFG3))
+
+
+UNIT_FAULTS = 24
+
+
+@pytest.mark.model
+def test_silenced_units_are_flagged_or_change_nothing(fast3):
+    """Random silenced neurons and heads (``LN.nK`` / ``LN.hK``, engine/faults.py) on vector_add,
+    from a random EXEC step on: each either leaves every token, every read-out margin and the final
+    memory exactly as the fault-free interpreter has them, or shows in one of the three checks
+    ``qgpu run --check-replay`` makes (a token, a margin, the memory). A unit the engine compacted
+    away (its weights give it no output) must change nothing. Both outcomes must occur."""
+    from engine.faults import unit_counts
+
+    prog, launch = _launch(VECTOR_ADD)
+    clean = Interpreter(prog, launch, CFG3).run()
+    want = trace_tokens(clean.trace)
+    pos = exec_positions(want)
+    run = fast3.start(prog, launch)
+    snaps, done = [], 0
+    for p in pos:
+        assert run.force(want[done:p + 1]) is None
+        done = p + 1
+        snaps.append(run.snapshot())
+    counts = unit_counts(fast3.path)
+    rng = random.Random("unit faults")
+    seen = {"token": 0, "margin": 0, "memory": 0, "unchanged": 0, "no output": 0}
+    try:
+        for k in range(UNIT_FAULTS):
+            layer = rng.randrange(len(counts))
+            kind = rng.choice(["neuron", "head"])
+            L = fast3.model.layers[layer]
+            kept = (L.mlp.neurons.tolist() if L.mlp else []) if kind == "neuron" else \
+                (getattr(L.mixer, "heads", []) if L.mixer else [])
+            unit = rng.choice(kept) if kept and k % 4 else rng.randrange(counts[layer][kind])
+            f = Fault(kind, step=rng.randrange(len(pos)), layer=layer, unit=unit, text=f"L{layer}.{kind[0]}{unit}")
+            run.restore(snaps[f.step])
+            fast3.exe.unsilence()
+            had, _ = inject_model(run, f)
+            bad = run.force(want[pos[f.step] + 1:])
+            if bad is not None:
+                outcome = "token"
+            elif run.low_margins():
+                outcome = "margin"
+            elif [w.value for w in run.memory()[:len(clean.memory)]] != [v & 0xFFFFFFFF for v in clean.memory]:
+                outcome = "memory"
+            else:
+                outcome = "unchanged" if had else "no output"
+            assert had or outcome == "no output", f"{f.text}: no output, yet the launch changed ({outcome})"
+            seen[outcome] += 1
+    finally:
+        fast3.exe.unsilence()
+    assert seen["token"] + seen["margin"] + seen["memory"] >= 3 and seen["unchanged"] + seen["no output"] >= 3, seen
+
+
+@pytest.mark.model
+def test_qgpu_run_inject_unit_on_both_engines(ckpt3, fast3, capsys):
+    """Through the command line, teacher-forced (one pass per part, so stock transformers is quick):
+    a silenced neuron that the launch needs is flagged at the same token with the same message on
+    the fast engine and on stock transformers; a neuron the weights give no output changes nothing."""
+    prog, launch = _launch(VECTOR_ADD)
+    base = ["run", VECTOR_ADD, "--backend", "model", "--model", ckpt3, "--check-replay", "--teacher-forced"]
+    dead = next((i, n) for i, L in enumerate(fast3.model.layers) if L.mlp is not None
+                for n in range(L.mlp.neurons.numel() + 1) if n not in set(L.mlp.neurons.tolist()))
+    rc, out, err = _cli(capsys, *base, "--inject", f"L{dead[0]}.n{dead[1]}@1", "--json")
+    assert rc == 0 and "nothing changes" in err, err
+    res = json.loads(out)
+    assert res["fault"]["silenced"] is False and res["arrays"]["out"] == [11, 22, 33, 44, -45, -54, -63, 0]
+    # the first live neuron of the widest MLP whose silence the launch shows (searched on the fast engine)
+    L = max(range(len(fast3.model.layers)), key=lambda i: fast3.model.layers[i].mlp.n if fast3.model.layers[i].mlp else 0)
+    want = trace_tokens(Interpreter(prog, launch, CFG3).run().trace)
+    try:
+        for n in fast3.model.layers[L].mlp.neurons.tolist()[:40]:
+            fast3.exe.silence(L, "neuron", n)
+            shows = fast3.start(prog, launch).force(want) is not None
+            fast3.exe.unsilence()
+            if shows:
+                break
+    finally:
+        fast3.exe.unsilence()
+    rc, out, err = _cli(capsys, *base, "--inject", f"L{L}.n{n}@0")
+    assert rc == 4 and f"neuron {n} of layer {L} silenced from EXEC step 0 on" in err, err
+    rc2, _, err2 = _cli(capsys, *base, "--inject", f"L{L}.n{n}@0", "--engine", "hf")
+    assert rc2 == 4
+    tail = lambda e: e[e.index("qgpu: "):]  # noqa: E731 -- the report after the progress lines
+    assert tail(err2) == tail(err), (err, err2)
+    rc, _, err = _cli(capsys, *base, "--inject", f"L{len(fast3.model.layers)}.n0@0")
+    assert rc != 0 and f"layers 0..{len(fast3.model.layers) - 1}" in err

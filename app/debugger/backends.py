@@ -108,14 +108,26 @@ class ModelBackend:
         starts there. Keyframes always hold the state *before* the faults of their position;
         ``_applied`` says whether the current state already has the current position's."""
         self._applied = False
+        self._silenced: list = []
+        """The silenced units (engine/faults.py, ``LN.nK`` / ``LN.hK``) the weights hold now."""
 
-    @property
-    def pos(self) -> int:
+    def _sync_weights(self) -> None:
+        """Silence exactly the units of the faults at or before the current position: a pass
+        re-executed before a unit's fault (reverse stepping, a keyframe) runs the checkpoint's
+        weights, one after it runs them with that unit silenced."""
+        want = sorted((p, f.layer, f.kind, f.unit) for p, fs in self.faults.items() if p <= self.pos
+                      for f in fs if f.silences)
+        if want != self._silenced:
+            self.gpu.exe.unsilence()
+            for _, layer, kind, unit in want:
+                self.gpu.exe.silence(layer, kind, unit)
+            self._silenced = want
         return len(self.run.generated)
 
     def forward(self, keep: bool = False) -> tuple[str, float] | None:
         if self.run.done:
             return None
+        self._sync_weights()
         if self.pos in self.faults and not self._applied:
             for f in self.faults[self.pos]:
                 inject_model(self.run, f)
@@ -149,6 +161,7 @@ class ModelBackend:
         if pos < 1:
             return None
         self.seek(pos - 1, history)
+        self._sync_weights()
         if pos - 1 in self.faults and not self._applied:  # a fault is not the pass's doing
             for f in self.faults[pos - 1]:
                 inject_model(self.run, f)
@@ -191,6 +204,7 @@ class ModelBackend:
             old_new = inject_model(self.run, fault)
         self.faults.setdefault(pos, []).append(fault)
         self._applied = True
+        self._sync_weights()
         return old_new
 
     def clear_faults(self) -> int | None:
@@ -199,6 +213,7 @@ class ModelBackend:
             return None
         first = min(self.faults)
         self.faults = {}
+        self._sync_weights()
         self.keyframes.drop_after(first)
         self.run.restore(self.keyframes.best(first))
         self._applied = False

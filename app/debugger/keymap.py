@@ -55,7 +55,7 @@ KEYS: tuple[Key, ...] = (
         True),
     Key("breakpoints", "B", "breakpoints", "breakpoint list: toggle, delete; break on launch / mismatch",
         "breakpoints"),
-    Key("inject", "i", "inject", "inject a fault into the model's state before the next EXEC ('clear' undoes)",
+    Key("inject", "i", "inject", "inject a fault into the model's state before the next EXEC, or silence a neuron/head ('clear' undoes)",
         "faults"),
     Key("warp", "w", "warp(1)", "focus the next warp (pins the focus)", "focus"),
     Key("warp-prev", "W", "warp(-1)", "focus the previous warp", "focus"),

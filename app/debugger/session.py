@@ -409,7 +409,12 @@ class Session:
             raise ValueError("fault injection is not recorded in replay files: run without --record")
         if "@" in text.replace("@w", ""):
             raise ValueError("give TARGET [OP] without @STEP: the fault lands before the next EXEC step")
-        return parse_fault(f"{text}@0", self.kernel.launch, self.kernel.cfg)
+        fault = parse_fault(f"{text}@0", self.kernel.launch, self.kernel.cfg)
+        if fault.silences:
+            from engine.faults import check_unit
+
+            check_unit(fault, self.backend.gpu.path)
+        return fault
 
     def inject(self, text: str) -> Stop:
         """Write a fault into the model's state before an EXEC step: the current token's when it is
@@ -429,7 +434,9 @@ class Session:
         old, new = self.backend.inject(fault)
         self._truncate(self.pos)
         self.faults.append(fault)
-        return Stop("fault", f"fault {fault.text}: {fault.where()} {old:#x} -> {new:#x} before EXEC step {step} "
+        what = (f"silenced from EXEC step {step} on" + ("" if old else " (no output already: nothing changes)")
+                if fault.silences else f"{old:#x} -> {new:#x} before EXEC step {step}")
+        return Stop("fault", f"fault {fault.text}: {fault.where()} {what} "
                              f"(token {self.pos - 1}); the interpreter goes on without it")
 
     def clear_faults(self) -> Stop:

@@ -107,7 +107,8 @@ def breakpoint_prompt(default: str) -> Prompt:
 def fault_prompt(default: str) -> Prompt:
     """Asks for a fault to inject into the model's state before the next EXEC step."""
     return Prompt("inject a fault into the model (before the next EXEC step)",
-                  "rN@wW.lL | mem[A] | NAME[I] | rom[B.S].FIELD, then ^B (flip bit B) or =V; 'clear' removes all",
+                  "rN@wW.lL | mem[A] | NAME[I] | rom[B.S].FIELD, then ^B (flip bit B) or =V; LN.nK | LN.hK "
+                  "silences neuron/head K of layer N; 'clear' removes all",
                   default, "fault-input")
 
 
