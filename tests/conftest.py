@@ -49,10 +49,15 @@ def pytest_collection_modifyitems(config, items):
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = [it for it in items if not it.get_closest_marker("full")]
-    for it in items:
-        if (it.get_closest_marker("model") or MODEL_FIXTURES & set(getattr(it, "fixturenames", ()))
-                or it.module.__name__.rsplit(".", 1)[-1] in MODEL_MODULES):
-            it.add_marker(pytest.mark.xdist_group("model"))
+    model = [it for it in items if it.get_closest_marker("model")
+             or MODEL_FIXTURES & set(getattr(it, "fixturenames", ()))
+             or it.module.__name__.rsplit(".", 1)[-1] in MODEL_MODULES]
+    for it in model:
+        it.add_marker(pytest.mark.xdist_group("model"))
+    # the model group first (in its own order): it is the longest, so one worker starts on it at once
+    # while the other takes the small tests
+    ids = {id(it) for it in model}
+    items[:] = model + [it for it in items if id(it) not in ids]
 
 
 @pytest.fixture(scope="session")

@@ -465,9 +465,10 @@ def test_silenced_neuron_in_the_debugger_holds_from_its_step_on(fast_session, ke
     L = max(range(len(gpu.model.layers)), key=lambda i: gpu.model.layers[i].mlp.n if gpu.model.layers[i].mlp else 0)
     try:  # a neuron whose silence from `step` on the launch shows (searched on the engine)
         for n in gpu.model.layers[L].mlp.neurons.tolist()[:60]:
-            gpu.exe.silence(L, "neuron", n)
             run = gpu.start(kernel.program, kernel.launch)
-            shows = run.force(tokens[:ex[step] + 1]) is None and run.force(tokens[ex[step] + 1:]) is not None
+            assert run.force(tokens[:ex[step] + 1]) is None
+            gpu.exe.silence(L, "neuron", n)
+            shows = run.force(tokens[ex[step] + 1:]) is not None
             gpu.exe.unsilence()
             if shows:
                 break

@@ -256,7 +256,7 @@ def test_parse_unit_faults():
         faulted_run(prog, launch, CFG3, parse_fault("L7.h2@0", launch, CFG3))
 
 
-UNIT_FAULTS = 24
+UNIT_FAULTS = 32
 
 
 @pytest.mark.model
@@ -306,7 +306,7 @@ def test_silenced_units_are_flagged_or_change_nothing(fast3):
             seen[outcome] += 1
     finally:
         fast3.exe.unsilence()
-    assert seen["token"] + seen["margin"] + seen["memory"] >= 3 and seen["unchanged"] + seen["no output"] >= 3, seen
+    assert seen["token"] + seen["margin"] + seen["memory"] >= 2 and seen["unchanged"] + seen["no output"] >= 3, seen
 
 
 @pytest.mark.model
@@ -325,10 +325,13 @@ def test_qgpu_run_inject_unit_on_both_engines(ckpt3, fast3, capsys):
     # the first live neuron of the widest MLP whose silence the launch shows (searched on the fast engine)
     L = max(range(len(fast3.model.layers)), key=lambda i: fast3.model.layers[i].mlp.n if fast3.model.layers[i].mlp else 0)
     want = trace_tokens(Interpreter(prog, launch, CFG3).run().trace)
+    cut = exec_positions(want)[0] + 1
     try:
-        for n in fast3.model.layers[L].mlp.neurons.tolist()[:40]:
+        for n in fast3.model.layers[L].mlp.neurons.tolist()[:60]:
+            run = fast3.start(prog, launch)
+            assert run.force(want[:cut]) is None
             fast3.exe.silence(L, "neuron", n)
-            shows = fast3.start(prog, launch).force(want) is not None
+            shows = run.force(want[cut:]) is not None
             fast3.exe.unsilence()
             if shows:
                 break

@@ -122,6 +122,9 @@ class ModelBackend:
             for _, layer, kind, unit in want:
                 self.gpu.exe.silence(layer, kind, unit)
             self._silenced = want
+
+    @property
+    def pos(self) -> int:
         return len(self.run.generated)
 
     def forward(self, keep: bool = False) -> tuple[str, float] | None:
