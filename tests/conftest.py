@@ -27,9 +27,11 @@ def require_clang() -> None:
     pytest.skip("clang with the NVPTX backend is not installed")
 
 
-MODEL_FIXTURES = {"ckpt3", "gpu3", "fast3", "cfg3_model", "merged_standin", "default_ckpt"}
-"""Fixtures that build or load a large checkpoint (once per session, or once per module)."""
-MODEL_MODULES = {"test_standin"}
+MODEL_GROUPS = {"model-3": {"ckpt3", "gpu3", "fast3", "cfg3_model"},
+                "model-default": {"default_ckpt", "merged_standin"}}
+"""xdist groups of the tests that build, load or train a model, by the fixtures they use: the 3:32
+checkpoint (one group), the default checkpoint and the stand-in base with its merge (the other)."""
+MODEL_MODULES = {"test_standin": "model-default"}
 """Modules that train the cached stand-in base that ``merged_standin`` also needs."""
 
 
@@ -38,26 +40,30 @@ def pytest_collection_modifyitems(config, items):
     """Tests marked ``full`` run only with QGPU_FULL=1 (tests/circuit_programs.py, ``FULL``); without
     it they are deselected, and pytest's summary line counts them.
 
-    With pytest-xdist (README's test command: ``-n 2 --dist loadgroup``) every test that builds,
-    loads or trains a model goes to one worker, group ``model``: each checkpoint is then built once
-    and held once in memory (two workers would each build their own 6-9 GB), and the cached
-    checkpoints under $QGPU_MODELS are never written by two processes. The other tests (compiler,
-    interpreter, kernels on both toolchains, the debugger on the interpreter) spread over the
-    workers beside it."""
+    With pytest-xdist (README's test command: ``-n 2 --dist loadgroup``) the tests that build, load
+    or train a model go to two groups (``MODEL_GROUPS``), each run by one worker: each checkpoint is
+    then built and held once (two workers would each build their own 6-9 GB), and the cached
+    checkpoints under $QGPU_MODELS are never written by two processes. The groups come first (they
+    are the longest); the other tests (compiler, interpreter, kernels on both toolchains, the
+    debugger on the interpreter) fill the workers after them."""
     if os.environ.get("QGPU_FULL", "") != "1":
         drop = [it for it in items if it.get_closest_marker("full")]
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = [it for it in items if not it.get_closest_marker("full")]
-    model = [it for it in items if it.get_closest_marker("model")
-             or MODEL_FIXTURES & set(getattr(it, "fixturenames", ()))
-             or it.module.__name__.rsplit(".", 1)[-1] in MODEL_MODULES]
-    for it in model:
-        it.add_marker(pytest.mark.xdist_group("model"))
-    # the model group first (in its own order): it is the longest, so one worker starts on it at once
-    # while the other takes the small tests
-    ids = {id(it) for it in model}
-    items[:] = model + [it for it in items if id(it) not in ids]
+    grouped = {}
+    for it in items:
+        names = set(getattr(it, "fixturenames", ()))
+        group = next((g for g, fx in MODEL_GROUPS.items() if fx & names), None)
+        group = group or MODEL_MODULES.get(it.module.__name__.rsplit(".", 1)[-1])
+        if group is None and it.get_closest_marker("model"):
+            group = "model-3"
+        if group:
+            it.add_marker(pytest.mark.xdist_group(group))
+            grouped[id(it)] = group
+    items[:] = ([it for it in items if grouped.get(id(it)) == "model-3"]
+                + [it for it in items if grouped.get(id(it)) == "model-default"]
+                + [it for it in items if id(it) not in grouped])
 
 
 @pytest.fixture(scope="session")

@@ -452,33 +452,22 @@ def test_fault_injected_in_the_debugger_shows_where_the_interpreter_says(fast_se
         session.check_fault("r0@w0.l0")
 
 
-def test_silenced_neuron_in_the_debugger_holds_from_its_step_on(fast_session, kernel, trace):
-    """A silenced neuron (``LN.nK``, engine/faults.py) is a weight edit from its EXEC step on: the
-    launch departs from the interpreter after it; reverse stepping to before the fault re-executes
-    with the checkpoint's weights (the clean tokens), forward again with the neuron silenced (the
-    same departed tokens); ``clear`` gives the clean launch back."""
+def test_silenced_head_in_the_debugger_holds_from_its_step_on(fast_session, kernel, trace):
+    """A silenced head (``LN.hK``, engine/faults.py) is a weight edit from its EXEC step on: with
+    the register file's first value head silenced (layer and head from the layout the checkpoint
+    ships) the launch departs from the interpreter after the fault; reverse stepping to before it
+    re-executes with the checkpoint's weights (the clean tokens), forward again with the head
+    silenced (the same departed tokens); ``clear`` gives the clean launch back."""
     session = fast_session
     tokens, _ = trace
-    gpu = session.backend.gpu
+    st = session.backend.gpu.layout["state"]
+    L, h = st["registers"]["layer"], st["registers"]["head"] * st["heads_per_key"]
     ex = [i for i, t in enumerate(tokens) if t.startswith("EXEC.")]
     step = 2
-    L = max(range(len(gpu.model.layers)), key=lambda i: gpu.model.layers[i].mlp.n if gpu.model.layers[i].mlp else 0)
-    try:  # a neuron whose silence from `step` on the launch shows (searched on the engine)
-        for n in gpu.model.layers[L].mlp.neurons.tolist()[:60]:
-            run = gpu.start(kernel.program, kernel.launch)
-            assert run.force(tokens[:ex[step] + 1]) is None
-            gpu.exe.silence(L, "neuron", n)
-            shows = run.force(tokens[ex[step] + 1:]) is not None
-            gpu.exe.unsilence()
-            if shows:
-                break
-    finally:
-        gpu.exe.unsilence()
-    assert shows
     session.restart()
     session.goto(ex[step] + 1)
-    stop = session.inject(f"L{L}.n{n}")
-    assert stop.kind == "fault" and f"neuron {n} of layer {L} silenced from EXEC step {step} on" in stop.text
+    stop = session.inject(f"L{L}.h{h}")
+    assert stop.kind == "fault" and f"head {h} of layer {L} silenced from EXEC step {step} on" in stop.text, stop.text
     stop = session.cont()
     assert stop.kind == "mismatch" and session.departure > ex[step], stop.text
     departed = list(session.history)

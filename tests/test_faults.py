@@ -281,15 +281,19 @@ def test_silenced_units_are_flagged_or_change_nothing(fast3):
     counts = unit_counts(fast3.path)
     rng = random.Random("unit faults")
     seen = {"token": 0, "margin": 0, "memory": 0, "unchanged": 0, "no output": 0}
+    faults = []
+    for k in range(UNIT_FAULTS):
+        layer = rng.randrange(len(counts))
+        kind = rng.choice(["neuron", "head"])
+        L = fast3.model.layers[layer]
+        kept = (L.mlp.neurons.tolist() if L.mlp else []) if kind == "neuron" else \
+            (getattr(L.mixer, "heads", []) if L.mixer else [])
+        unit = rng.choice(kept) if kept and k % 4 else rng.randrange(counts[layer][kind])
+        faults.append(Fault(kind, step=rng.randrange(len(pos)), layer=layer, unit=unit,
+                            text=f"L{layer}.{kind[0]}{unit}"))
     try:
-        for k in range(UNIT_FAULTS):
-            layer = rng.randrange(len(counts))
-            kind = rng.choice(["neuron", "head"])
-            L = fast3.model.layers[layer]
-            kept = (L.mlp.neurons.tolist() if L.mlp else []) if kind == "neuron" else \
-                (getattr(L.mixer, "heads", []) if L.mixer else [])
-            unit = rng.choice(kept) if kept and k % 4 else rng.randrange(counts[layer][kind])
-            f = Fault(kind, step=rng.randrange(len(pos)), layer=layer, unit=unit, text=f"L{layer}.{kind[0]}{unit}")
+        # latest step first: a run that departed is still at least as long as any earlier step's snapshot
+        for f in sorted(faults, key=lambda f: -f.step):
             run.restore(snaps[f.step])
             fast3.exe.unsilence()
             had, _ = inject_model(run, f)
@@ -312,8 +316,9 @@ def test_silenced_units_are_flagged_or_change_nothing(fast3):
 @pytest.mark.model
 def test_qgpu_run_inject_unit_on_both_engines(ckpt3, fast3, capsys):
     """Through the command line, teacher-forced (one pass per part, so stock transformers is quick):
-    a silenced neuron that the launch needs is flagged at the same token with the same message on
-    the fast engine and on stock transformers; a neuron the weights give no output changes nothing."""
+    a silenced head that holds part of the memory is flagged where the launch reads it (a[0] + b[0]
+    gives 10, not 11), with the same message on the fast engine and on stock transformers; a neuron
+    the weights give no output changes nothing."""
     prog, launch = _launch(VECTOR_ADD)
     base = ["run", VECTOR_ADD, "--backend", "model", "--model", ckpt3, "--check-replay", "--teacher-forced"]
     dead = next((i, n) for i, L in enumerate(fast3.model.layers) if L.mlp is not None
@@ -322,24 +327,13 @@ def test_qgpu_run_inject_unit_on_both_engines(ckpt3, fast3, capsys):
     assert rc == 0 and "nothing changes" in err, err
     res = json.loads(out)
     assert res["fault"]["silenced"] is False and res["arrays"]["out"] == [11, 22, 33, 44, -45, -54, -63, 0]
-    # the first live neuron of the widest MLP whose silence the launch shows (searched on the fast engine)
-    L = max(range(len(fast3.model.layers)), key=lambda i: fast3.model.layers[i].mlp.n if fast3.model.layers[i].mlp else 0)
-    want = trace_tokens(Interpreter(prog, launch, CFG3).run().trace)
-    cut = exec_positions(want)[0] + 1
-    try:
-        for n in fast3.model.layers[L].mlp.neurons.tolist()[:60]:
-            run = fast3.start(prog, launch)
-            assert run.force(want[:cut]) is None
-            fast3.exe.silence(L, "neuron", n)
-            shows = run.force(want[cut:]) is not None
-            fast3.exe.unsilence()
-            if shows:
-                break
-    finally:
-        fast3.exe.unsilence()
-    rc, out, err = _cli(capsys, *base, "--inject", f"L{L}.n{n}@0")
-    assert rc == 4 and f"neuron {n} of layer {L} silenced from EXEC step 0 on" in err, err
-    rc2, _, err2 = _cli(capsys, *base, "--inject", f"L{L}.n{n}@0", "--engine", "hf")
+    # the first value head of the memory's first copy (the layout the checkpoint ships): a[0] then reads 0
+    st = fast3.layout["state"]
+    L, n = st["memory"]["layer"], st["memory"]["head"] * st["heads_per_key"]
+    rc, out, err = _cli(capsys, *base, "--inject", f"L{L}.h{n}@0")
+    assert rc == 4 and f"head {n} of layer {L} silenced from EXEC step 0 on" in err, err
+    assert "model:       S.0.10\n  interpreter: S.0.11" in err, err  # out[0] = a[0] + b[0] with a[0] read as 0
+    rc2, _, err2 = _cli(capsys, *base, "--inject", f"L{L}.h{n}@0", "--engine", "hf")
     assert rc2 == 4
     tail = lambda e: e[e.index("qgpu: "):]  # noqa: E731 -- the report after the progress lines
     assert tail(err2) == tail(err), (err, err2)

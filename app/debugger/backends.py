@@ -110,6 +110,8 @@ class ModelBackend:
         self._applied = False
         self._silenced: list = []
         """The silenced units (engine/faults.py, ``LN.nK`` / ``LN.hK``) the weights hold now."""
+        if hasattr(gpu.exe, "unsilence"):
+            gpu.exe.unsilence()  # a new launch (or a reloaded kernel) starts on the checkpoint's weights
 
     def _sync_weights(self) -> None:
         """Silence exactly the units of the faults at or before the current position: a pass

@@ -149,8 +149,6 @@ class Session:
         self._checked = 0
         self.departure: int | None = None
         self._prev: MachineState | None = None
-        self.faults: list = []
-        """The faults injected into this launch (engine/faults.py), in order."""
         self._log: dict[int, dict[tuple, int]] = {}
         """Position -> the decoded values of the state entries watchpoints and conditions read
         (``Breakpoints.keys``), after that many passes: what watchpoints compare, forwards and back."""
@@ -433,19 +431,24 @@ class Session:
         fault = replace(fault, step=step, text=f"{text.strip()}@{step}")
         old, new = self.backend.inject(fault)
         self._truncate(self.pos)
-        self.faults.append(fault)
         what = (f"silenced from EXEC step {step} on" + ("" if old else " (no output already: nothing changes)")
                 if fault.silences else f"{old:#x} -> {new:#x} before EXEC step {step}")
         return Stop("fault", f"fault {fault.text}: {fault.where()} {what} "
                              f"(token {self.pos - 1}); the interpreter goes on without it")
 
+    @property
+    def faults(self) -> list:
+        """The faults injected into this launch (engine/faults.py) that the model holds, in position
+        order: the backend's (one injected at an earlier position drops those after it)."""
+        held = getattr(self.backend, "faults", {})
+        return [f for p in sorted(held) for f in held[p]]
+
     def clear_faults(self) -> Stop:
+        n = len(self.faults)
         first = self.backend.clear_faults() if hasattr(self.backend, "clear_faults") else None
         if first is None:
             return Stop("here", "no faults to clear")
-        n = len(self.faults)
         self._truncate(first)
-        self.faults = []
         self.goto(first)
         return Stop("back", f"{n} fault(s) cleared: back at token {self.pos - 1}, where the first was injected")
 
