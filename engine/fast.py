@@ -292,6 +292,11 @@ class FastModel:
         head ``index`` of a full-attention layer (its columns of the output projection). Returns
         False when the weights give that unit no output already (compacted away: nothing changes).
         :meth:`unsilence` undoes every silence."""
+        c = self.config
+        count = (c["intermediate_size"] if kind == "neuron" else c["linear_num_value_heads"]
+                 if self.layer_types[layer] == "linear_attention" else c["num_attention_heads"])
+        if not 0 <= index < count:
+            raise ValueError(f"layer {layer} has {kind}s 0..{count - 1}, not {index}")
         L = self.layers[layer]
         if kind == "neuron":
             m, attr = L.mlp, "down"

@@ -148,6 +148,8 @@ class HFExecutor:
             w, cols = L.self_attn.o_proj.weight, slice(index * hd, (index + 1) * hd)
         else:
             raise ValueError(f"unknown unit kind {kind!r} (neuron or head)")
+        if cols.stop > w.shape[1]:
+            raise ValueError(f"layer {layer} has no {kind} {index}")
         with torch.no_grad():
             if not bool(w[:, cols].any()):
                 return False

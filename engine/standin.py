@@ -188,10 +188,19 @@ def build_standin_base(out_dir: str | Path, *, seed: int = 0, seconds: float = S
     left there). ``out_dir`` gets ``config.json``, ``model.safetensors``, the tokenizer and
     ``standin.json`` (seed, steps run, final loss, training seconds, corpus sha256, held-out
     numbers); with ``text_only=False`` also ``out_dir/multimodal`` (``write_multimodal``)."""
+    out = Path(out_dir)
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)  # the weights depend on the summation order: train as the cache key assumes
+        return _train_and_write(out, seed, seconds, steps, text_only, progress)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _train_and_write(out: Path, seed: int, seconds: float, steps: int, text_only: bool,
+                     progress: Callable[[str], None]) -> Path:
     from transformers import Qwen3_5ForCausalLM
 
-    out = Path(out_dir)
-    torch.set_num_threads(2)
     torch.manual_seed(seed)
     docs = corpus_documents()
     train_docs, held_docs = split_documents(docs)

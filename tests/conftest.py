@@ -9,6 +9,14 @@ from pathlib import Path
 
 import pytest
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # two workers on two cores: one torch thread each (and in the processes they start). Two
+    # processes with two OpenMP threads each on two cores made the model tests several times slower.
+    os.environ["OMP_NUM_THREADS"] = "1"
+    import torch
+
+    torch.set_num_threads(1)
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((ROOT / "samples").glob("*.cu"))
 sys.path.insert(0, str(ROOT))

@@ -303,6 +303,11 @@ def test_silenced_units_equal_transformers_with_those_weights_zeroed(ckpt, dtype
     got, _ = fast.forward(ids, fast.new_cache())
     assert torch.allclose(got.float(), want.float(), atol=TOL[dtype], rtol=0)
     assert not torch.equal(got, before)
+    for eng in (hf, fast):
+        with pytest.raises(ValueError, match="layer 0"):
+            eng.silence(0, "neuron", 96)
+        with pytest.raises(ValueError, match="layer 0"):
+            eng.silence(0, "head", 4)
     hf.unsilence(), fast.unsilence()
     assert all(torch.equal(p, weights[n]) for n, p in hf.model.named_parameters())
     again, _ = fast.forward(ids, fast.new_cache())
