@@ -517,7 +517,8 @@ class Session:
                      expected_next=self.reference.token(pos), fault=self.reference.fault, done=at_end,
                      stop=stop, last_write=last_write, last_read=last_read, rom=rom,
                      breakpoints=self.breakpoints, layout=getattr(self.backend, "layout", None),
-                     injected=[f"{f.text}: {f.where()} before EXEC step {f.step}" for f in self.faults],
+                     injected=[f"{f.text}: {f.where()} " + (f"silenced from EXEC step {f.step} on" if f.silences
+                                                            else f"before EXEC step {f.step}") for f in self.faults],
                      probe=probe)
 
 
