@@ -28,13 +28,16 @@ BREAKPOINTS = ["EXEC(3,*)", "EXEC(*,1)", "B2", "line 12", "watch out[5]", "watch
                "EXEC(*,0) if r2@l1 == 4", "B5 if out[0] != 0", "EXEC(99,*)", "watch r2", "nonsense", ""]
 
 
-async def _answered(pilot, key: str) -> None:
-    """Wait until the key's command has finished (a bound, not a sleep: a hang fails here)."""
+async def _answered(pilot, key: str, timeout: float = 60) -> None:
+    """Wait until the key's command has finished (a bound, not a sleep: a hang fails here). The
+    file watcher of an app that watches its kernel is a worker that never ends: left out."""
     app = pilot.app
-    try:
-        await asyncio.wait_for(app.workers.wait_for_complete(), timeout=60)
-    except asyncio.TimeoutError:
-        raise AssertionError(f"key {key!r}: no answer within 60 s (busy: {app.busy!r})") from None
+    busy = [w for w in app.workers if w.group != "watch"]
+    if busy:  # (an empty list would mean "every worker" to wait_for_complete)
+        try:
+            await asyncio.wait_for(app.workers.wait_for_complete(busy), timeout=timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"key {key!r}: no answer within {timeout:.0f} s (busy: {app.busy!r})") from None
     await pilot.pause()
 
 
@@ -42,6 +45,28 @@ async def _type(pilot, text: str) -> None:
     app = pilot.app
     app.screen.query_one(Input).value = text
     await pilot.press("enter")
+
+
+async def _common_key(pilot, rng: random.Random, r: float, faults: list[str]) -> str | None:
+    """The keys both soaks press, by ``r`` (uniform in 0..1): a terminal resize (3 %), a breakpoint
+    typed into its prompt (5 %), a fault typed into its form (4 %). Returns what was done, or None
+    when ``r`` falls outside these (the caller's own keys)."""
+    if r < 0.03:
+        size = rng.choice(SIZES)
+        await pilot.resize_terminal(*size)
+        return f"resize {size}"
+    if r < 0.08:
+        text = rng.choice(BREAKPOINTS)
+        await pilot.press("b")
+        await pilot.pause()
+        await _type(pilot, text)
+        return f"b {text!r}"
+    if r < 0.12:
+        await pilot.press("i")
+        await pilot.pause()
+        await _type(pilot, rng.choice(faults))
+        return "i"
+    return None
 
 
 @sync
@@ -55,29 +80,17 @@ async def test_thousands_of_random_keys_on_a_replay():
         log = []
         for _ in range(n):
             r = rng.random()
-            if r < 0.03:
-                size = rng.choice(SIZES)
-                await pilot.resize_terminal(*size)
-                log.append(f"resize {size}")
-            elif r < 0.08:
-                text = rng.choice(BREAKPOINTS)
-                await pilot.press("b")
-                await pilot.pause()
-                await _type(pilot, text)
-                log.append(f"b {text!r}")
-            elif r < 0.10:
+            done = await _common_key(pilot, rng, r, ["r1@w0.l0^3", "out[2]=7", "bad"])
+            if done:
+                log.append(done)
+            elif r < 0.14:
                 await pilot.press("B")
                 await pilot.pause()
                 await pilot.press(rng.choice(["space", "d", "down", "escape"]))
                 if app.screen is not app.screen_stack[0]:
                     await pilot.press("escape")
                 log.append("B")
-            elif r < 0.12:
-                await pilot.press("i")
-                await pilot.pause()
-                await _type(pilot, rng.choice(["r1@w0.l0^3", "out[2]=7", "bad"]))
-                log.append("i")
-            elif r < 0.13:
+            elif r < 0.15:
                 await pilot.press("question_mark")
                 await pilot.pause()
                 await pilot.press("escape")
@@ -102,18 +115,6 @@ async def test_thousands_of_random_keys_on_a_replay():
 EDITS = ["r = 333;", "r = 334;", "r = ;"]
 """The line of samples/divergence_nested.cu the soak rewrites: the original, a valid change and a
 compile error (the session goes on with the previous build)."""
-
-
-async def _model_answered(pilot, key: str) -> None:
-    """As ``_answered``, leaving out the file watcher (a worker that never ends)."""
-    app = pilot.app
-    busy = [w for w in app.workers if w.group != "watch"]
-    if busy:
-        try:
-            await asyncio.wait_for(app.workers.wait_for_complete(busy), timeout=120)
-        except asyncio.TimeoutError:
-            raise AssertionError(f"key {key!r}: no answer within 120 s (busy: {app.busy!r})") from None
-    await pilot.pause()
 
 
 @pytest.mark.model
@@ -148,25 +149,13 @@ async def test_random_keys_on_the_model_with_kernel_edits(fast3, tmp_path):
     line = EDITS[0]
     try:
         async with app.run_test(size=SIZES[0]) as pilot:
-            await _model_answered(pilot, "start")
+            await _answered(pilot, "start")
             log = []
             for _ in range(n):
                 r = rng.random()
-                if r < 0.03:
-                    size = rng.choice(SIZES)
-                    await pilot.resize_terminal(*size)
-                    log.append(f"resize {size}")
-                elif r < 0.08:
-                    text = rng.choice(BREAKPOINTS)
-                    await pilot.press("b")
-                    await pilot.pause()
-                    await _type(pilot, text)
-                    log.append(f"b {text!r}")
-                elif r < 0.12:
-                    await pilot.press("i")
-                    await pilot.pause()
-                    await _type(pilot, rng.choice(["r1@w0.l0^3", "out[2]=7", "L13.n39", "L2.h0", "clear", "bad"]))
-                    log.append("i")
+                done = await _common_key(pilot, rng, r, ["r1@w0.l0^3", "out[2]=7", "L13.n39", "L2.h0", "clear", "bad"])
+                if done:
+                    log.append(done)
                 elif r < 0.16:  # save another version of the kernel, as an editor does
                     new = rng.choice([e for e in EDITS if e != line])
                     before = (app.reloads, app.reload_errors)
@@ -183,7 +172,7 @@ async def test_random_keys_on_the_model_with_kernel_edits(fast3, tmp_path):
                     key = rng.choice([k for k in PLAIN if k != "p"])
                     await pilot.press(key)
                     log.append(key)
-                await _model_answered(pilot, log[-1])
+                await _answered(pilot, log[-1], 120)
                 assert app.screen is app.screen_stack[0], f"a dialog stayed open after {log[-5:]}"
                 bar = app.query_one(StatusBar)
                 if line == EDITS[2]:  # the saved file does not compile: that error, and only it, is shown
@@ -194,7 +183,7 @@ async def test_random_keys_on_the_model_with_kernel_edits(fast3, tmp_path):
             await pilot.press("i")
             await pilot.pause()
             await _type(pilot, "clear")
-            await _model_answered(pilot, "clear")
+            await _answered(pilot, "clear")
             assert not app.session.faults
             pos, tokens, state = app.frame.pos, app.frame.tokens, app.frame.state.to_json()
             build = app.frame.kernel

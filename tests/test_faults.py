@@ -67,6 +67,18 @@ def test_faulted_interpreter_sees_the_change():
     assert res.arrays["out"][1] == 120 and res.arrays["out"][0] == 11
 
 
+def _stepped(gpu, prog, launch, want, pos):
+    """A run of the launch teacher-forced through ``want``, and its snapshot just before each EXEC
+    step's pass (the state the model reads when that step's EXEC token is fed)."""
+    run = gpu.start(prog, launch)
+    snaps, done = [], 0
+    for p in pos:
+        assert run.force(want[done:p + 1]) is None
+        done = p + 1
+        snaps.append(run.snapshot())
+    return run, snaps
+
+
 KERNELS = ["samples/vector_add.cu", "samples/divergence_nested.cu", "samples/shared_reverse.cu"]
 FAULTS = 100 if os.environ.get("QGPU_FULL") else 50
 """Random faults per kernel: 150 in CI (about 40 s on a 2-core CPU), 300 with QGPU_FULL=1."""
@@ -90,12 +102,7 @@ def test_random_single_faults_are_followed_exactly_and_flagged_or_harmless(fast3
     clean = Interpreter(prog, launch, CFG3).run()
     want = trace_tokens(clean.trace)
     pos = exec_positions(want)
-    run = fast3.start(prog, launch)
-    snaps, done = [], 0
-    for p in pos:  # the state just before each EXEC step is read: one snapshot per step
-        assert run.force(want[done:p + 1]) is None
-        done = p + 1
-        snaps.append(run.snapshot())
+    run, snaps = _stepped(fast3, prog, launch, want, pos)
     rng = random.Random(f"faults:{path}")
     counts = {"flagged": 0, "harmless": 0, "interpreter fault": 0}
     for _ in range(FAULTS):
@@ -186,12 +193,7 @@ def test_rom_faults_read_back_and_change_nothing_the_launch_does_not_run_into(fa
     want = trace_tokens(clean.trace)
     pos = exec_positions(want)
     blocks = [int(want[p].split(".")[1]) for p in pos]  # EXEC.b.w.m: the block of each step
-    run = fast3.start(prog, launch)
-    snaps, done = [], 0
-    for p in pos:
-        assert run.force(want[done:p + 1]) is None
-        done = p + 1
-        snaps.append(run.snapshot())
+    run, snaps = _stepped(fast3, prog, launch, want, pos)
     rng = random.Random("rom faults")
     image = sorted((b, s, name) for (b, s), fields in encode_rom(prog, CFG3).items() for name in fields)
     faults = []
@@ -272,12 +274,7 @@ def test_silenced_units_are_flagged_or_change_nothing(fast3):
     clean = Interpreter(prog, launch, CFG3).run()
     want = trace_tokens(clean.trace)
     pos = exec_positions(want)
-    run = fast3.start(prog, launch)
-    snaps, done = [], 0
-    for p in pos:
-        assert run.force(want[done:p + 1]) is None
-        done = p + 1
-        snaps.append(run.snapshot())
+    run, snaps = _stepped(fast3, prog, launch, want, pos)
     counts = unit_counts(fast3.path)
     rng = random.Random("unit faults")
     seen = {"token": 0, "margin": 0, "memory": 0, "unchanged": 0, "no output": 0}
