@@ -119,6 +119,8 @@ class HFExecutor:
         self.model = AutoModelForCausalLM.from_pretrained(path, dtype=DTYPES[dtype]).eval()
         self.model.to(device)
         self.cache_arg = _cache_argument(self.model)
+        self._originals: list = []
+        """(weight, silenced columns, their values in the checkpoint), in the order silenced."""
 
     def new_cache(self):
         from transformers import DynamicCache
@@ -153,14 +155,13 @@ class HFExecutor:
         with torch.no_grad():
             if not bool(w[:, cols].any()):
                 return False
-            self._originals = getattr(self, "_originals", [])
             self._originals.append((w, cols, w[:, cols].clone()))
             w[:, cols] = 0
         return True
 
     def unsilence(self) -> None:
         with torch.no_grad():
-            for w, cols, old in reversed(getattr(self, "_originals", [])):
+            for w, cols, old in reversed(self._originals):
                 w[:, cols] = old
         self._originals = []
 
