@@ -13,10 +13,10 @@ that the weights themselves show when they are loaded:
   a full-attention layer whose value or output projection is all zero adds exactly 0, and an MLP
   neuron with an all-zero gate, up or down weight adds exactly 0: both are dropped;
 * the state decay ``exp(g)`` is skipped where ``exp(A_log)`` is 0 in float32 (then ``g = -0`` and
-  ``exp(g) = 1`` exactly, for every token), and in a one-token step where ``g`` is ±0 for every
-  head of the layer;
-* a one-token step updates and reads only the state rows its key and query address (the other
-  rows get ``+ 0·x`` in the stock rule): ``_recurrent_step``.
+  ``exp(g) = 1`` exactly, for every token), and in a one-token step where ``g`` is ±0;
+* a one-token step in C (engine/fast_step.c, engine/native.py: the same operations and roundings
+  as the torch path, without ~2,000 small torch calls per token) updates and reads only the state
+  rows its key and query address (the other rows get ``+ 0·x`` in the stock rule).
 
 Everything else follows the stock layer operation by operation, in the same dtype at each step
 (bfloat16 values are rounded where ``transformers`` rounds them). Prompts of several tokens use
@@ -220,7 +220,9 @@ class FastModel:
     """A Qwen3.5 text checkpoint loaded for the fast engine."""
 
     def __init__(self, path: str | Path, dtype: str = "float32", device: str = "cpu",
-                 progress=lambda msg: None):
+                 progress=lambda msg: None, native: bool | None = None):
+        """``native``: run one-token steps with the C step (engine/native.py); None: where it can be
+        built (on the CPU), False: the torch path only, True: the C step or an error."""
         self.path = Path(path)
         self.dtype_name = dtype
         self.dtype = DTYPES[dtype]
@@ -240,6 +242,24 @@ class FastModel:
         self._build(parts)
         self._originals: dict = {}
         """(layer, matrix attribute) -> (its owner, the checkpoint's matrix, silenced columns)."""
+        self.lib = None
+        """The C step library (engine/native.py) when one-token steps run in C, else None."""
+        if native is not False and self.device.type == "cpu":
+            from engine import native as nat
+
+            self.lib = nat.library()
+            if self.lib is None and native:
+                raise RuntimeError(f"the C step is not available: {nat.why_not()}")
+        elif native:
+            raise ValueError("the C step runs on the CPU only")
+        self._steps: list | None = None
+        """Per layer: the C parameters of its mixer and MLP (built on first use, dropped when the
+        weights change)."""
+
+    @property
+    def native(self) -> bool:
+        """Whether one-token steps run in C (engine/native.py) rather than on the torch path."""
+        return self.lib is not None
 
     # --- construction from the compacted parts ---------------------------------------------------
     def _sparse(self, p: dict) -> SparseMatrix:
@@ -321,6 +341,7 @@ class FastModel:
         gone = torch.cat([gone, cols.long()]).unique()
         self._originals[key] = (owner, original, gone)
         setattr(owner, attr, original.without_columns(gone))
+        self._steps = None
         return True
 
     def unsilence(self) -> None:
@@ -328,6 +349,7 @@ class FastModel:
         for (_, attr), (owner, original, _) in self._originals.items():
             setattr(owner, attr, original)
         self._originals = {}
+        self._steps = None
 
     # --- running ---------------------------------------------------------------------------------
     def new_cache(self) -> FastCache:
@@ -345,6 +367,18 @@ class FastModel:
         h = torch.zeros(B, T, self.hidden, dtype=self.dtype, device=self.device)
         h[..., self.embed_cols] = self.embed[ids]
         states = [h] if hidden else None
+        run = self._layers_native if T == 1 and self.lib is not None else self._layers_torch
+        h = run(h, cache, states)
+        cache.seen += T
+        if logits_to_keep:
+            h = h[:, -logits_to_keep:]
+        h = self.final_norm(h)
+        if hidden:
+            states[-1] = self.final_norm(states[-1])
+        logits = self._linear(self.lm_head, h)
+        return logits, states
+
+    def _layers_torch(self, h: torch.Tensor, cache: FastCache, states: list | None) -> torch.Tensor:
         for i, L in enumerate(self.layers):
             if L.mixer is not None:
                 x = L.norm1(h)
@@ -354,16 +388,47 @@ class FastModel:
                     h = h + self._attention(i, L.mixer, x, cache)
             if L.mlp is not None:
                 h = h + self._mlp(L.mlp, L.norm2(h))
-            if hidden:
+            if states is not None:
                 states.append(h)
-        cache.seen += T
-        if logits_to_keep:
-            h = h[:, -logits_to_keep:]
-        h = self.final_norm(h)
-        if hidden:
-            states[-1] = self.final_norm(states[-1])
-        logits = self._linear(self.lm_head, h)
-        return logits, states
+        return h
+
+    def _layers_native(self, h: torch.Tensor, cache: FastCache, states: list | None) -> torch.Tensor:
+        """One token through every layer, DeltaNet layers and MLPs in C (engine/native.py; the same
+        values as :meth:`_layers_torch`), full-attention layers on the torch path. ``h`` (B, 1,
+        hidden) in the model dtype; in C it is held as float32 (its values are the dtype's)."""
+        from engine import native
+
+        B = h.shape[0]
+        if self._steps is None:
+            bf16 = self.dtype == torch.bfloat16
+            self._steps = [(native.deltanet(L.mixer, L.norm1, self.hidden, bf16) if isinstance(L.mixer, DeltaNet)
+                            else None, None if L.mlp is None else native.mlp(L.mlp, L.norm2, self.hidden, bf16))
+                           for L in self.layers]
+            self._scratch = torch.empty(max([s.scratch for p in self._steps for s in p if s] + [1]))
+        hf = h.float().reshape(B, self.hidden).contiguous()
+        scratch = self._scratch.data_ptr()
+        for i, (L, (mix, mlp)) in enumerate(zip(self.layers, self._steps)):
+            if mix is not None:
+                S, conv = self._native_cache(i, L.mixer, cache, B)
+                self.lib.deltanet_step(mix.ref, hf.data_ptr(), B, S.data_ptr(), conv.data_ptr(), scratch)
+            elif L.mixer is not None:  # full attention: torch
+                x = hf.to(self.dtype).view(B, 1, self.hidden)
+                hf = (x + self._attention(i, L.mixer, L.norm1(x), cache)).float().reshape(B, self.hidden).contiguous()
+            if mlp is not None:
+                self.lib.mlp_step(mlp.ref, hf.data_ptr(), B, scratch)
+            if states is not None:
+                states.append(hf.to(self.dtype).view(B, 1, self.hidden))
+        return hf.to(self.dtype).view(B, 1, self.hidden)
+
+    def _native_cache(self, i: int, m: DeltaNet, cache: FastCache, B: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Layer ``i``'s recurrent state and conv window, contiguous, for the C step to update in place."""
+        S, conv = cache.state.get(i), cache.conv.get(i)
+        if S is None:
+            S = torch.zeros(B, len(m.heads), len(m.kch), len(m.vch), dtype=torch.float32, device=self.device)
+        if conv is None:
+            conv = torch.zeros(B, m.conv.shape[0] - 1, m.channels, dtype=self.dtype, device=self.device)
+        cache.state[i], cache.conv[i] = S.contiguous(), conv.contiguous()
+        return cache.state[i], cache.conv[i]
 
     def _linear(self, m: SparseMatrix, x: torch.Tensor) -> torch.Tensor:
         """A bias-free linear layer: float32 products of the (dtype) inputs, rounded to the dtype."""

@@ -112,11 +112,17 @@ STATE_TOL = {"float32": 1e-6, "bfloat16": 5e-3}
 steps above."""
 
 
+PATHS = {"c": True, "torch": False}
+"""One-token steps run in C (engine/native.py, the default where a C compiler works) or on the torch
+path: both are checked against stock transformers (``native=True`` fails loudly without a compiler)."""
+
+
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
-def test_prefill_then_decode_equals_transformers(ckpt, dtype):
+def test_prefill_then_decode_equals_transformers(ckpt, dtype, path):
     from transformers import DynamicCache
 
-    hf, fast = _hf(ckpt, dtype), FastModel(ckpt, dtype)
+    hf, fast = _hf(ckpt, dtype), FastModel(ckpt, dtype, native=PATHS[path])
     ids = torch.randint(0, 300, (1, 40), generator=torch.Generator().manual_seed(7))
     cache, fc = DynamicCache(config=hf.config), fast.new_cache()
     # a long prompt (chunked kernel, 64-token chunks padded), single tokens (recurrent kernel), a short chunk
@@ -145,9 +151,10 @@ def test_prefill_then_decode_equals_transformers(ckpt, dtype):
             assert torch.allclose(fc.keys[i], layer.keys, atol=TOL[dtype] or 1e-6, rtol=STEP[dtype]), i
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
-def test_greedy_generation_equals_transformers_generate(ckpt, dtype):
-    hf, fast = _hf(ckpt, dtype), FastModel(ckpt, dtype)
+def test_greedy_generation_equals_transformers_generate(ckpt, dtype, path):
+    hf, fast = _hf(ckpt, dtype), FastModel(ckpt, dtype, native=PATHS[path])
     prompt = torch.randint(0, 300, (1, 9), generator=torch.Generator().manual_seed(3))
     with torch.no_grad():
         want = hf.generate(prompt, max_new_tokens=30, do_sample=False, pad_token_id=0)[0, 9:].tolist()
@@ -299,9 +306,12 @@ def test_silenced_units_equal_transformers_with_those_weights_zeroed(ckpt, dtype
     changed = {n for n, p in hf.model.named_parameters() if not torch.equal(p, weights[n])}
     assert changed <= {f"model.layers.{i}.{w}.weight" for i in range(5)
                        for w in ("mlp.down_proj", "linear_attn.out_proj", "self_attn.o_proj")} and changed
-    want, _ = hf.forward(ids, hf.new_cache())
+    hc, fc = hf.new_cache(), fast.new_cache()
+    for part in (ids[:, :11], ids[:, 11:]):  # a prompt, then a one-token step (the C step where it runs)
+        want, _ = hf.forward(part, hc)
+        got, _ = fast.forward(part, fc)
+        assert torch.allclose(got.float(), want.float(), atol=TOL[dtype], rtol=0)
     got, _ = fast.forward(ids, fast.new_cache())
-    assert torch.allclose(got.float(), want.float(), atol=TOL[dtype], rtol=0)
     assert not torch.equal(got, before)
     for eng in (hf, fast):
         with pytest.raises(ValueError, match="layer 0"):
