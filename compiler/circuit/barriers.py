@@ -120,7 +120,7 @@ class BarrierBuilder:
                         vh.out[col] = {tag[(w, l, t)]: 1.0}
                 head.values.append(vh)
             L.heads.append(head)
-        wait = sp.add("wait", entries, kind="scalar", doc="lane l of warp w waits at a barrier (0/1)",
+        wait = self.wait = sp.add("wait", entries, kind="scalar", doc="lane l of warp w waits at a barrier (0/1)",
                       stage="writeback")
         R = sp["barR"]
         for w, l in entries:
@@ -144,9 +144,9 @@ class BarrierBuilder:
                 M0.gated(a, on, 1, {R[w]: 1.0}, {sums[(c, "R")]: 1.0})
         M0.reads += ["cta", "pc.run", "wait", "barR"]
         M0.writes.append("ctasum")
-        rel = sp.add("rel", self.ctas, kind="scalar", doc="every lane of CTA c that has not exited waits: "
+        rel = self.rel = sp.add("rel", self.ctas, kind="scalar", doc="every lane of CTA c that has not exited waits: "
                      "release it (0/1)", stage="writeback")
-        ctaR = sp.add("ctaR", self.ctas, kind="scalar", doc="CTA c's parity is 1 (0/1)", stage="writeback")
+        ctaR = self.ctaR = sp.add("ctaR", self.ctas, kind="scalar", doc="CTA c's parity is 1 (0/1)", stage="writeback")
         for c in self.ctas:
             M1.step(a, {sums[(c, "wait")]: 1.0, sums[(c, "run")]: -20.0}, 0.5, {rel[c]: 1.0})
             M1.step(a, {sums[(c, "R")]: 1.0}, 0.5, {ctaR[c]: 1.0})

@@ -67,6 +67,11 @@ NIB_OFFSET = 32.0
 
 
 class WritebackBuilder:
+    """The writeback layers (the table above). Its inputs — groups the token embedding, the latch,
+    the slots and the guards made — are bound once in ``__init__``; every group it makes is an
+    attribute set where it is made (``self.cur``, ``self.pending``, ``self.parts`` for ``emit``, ...),
+    so a later concept takes it as a handle, not by its name in the residual stream."""
+
     def __init__(self, space: Space, layers: list[LayerSpec], cfg, sched: Schedule):
         self.sp, self.L, self.cfg, self.sched = space, layers, cfg, sched
         self.a = space["anchor"].start
@@ -77,6 +82,25 @@ class WritebackBuilder:
         (``R.r`` once, then each writing lane's value)."""
         self.pitems = [(l, p) for l in range(cfg.lanes) for p in range(cfg.preds)]
         self.mitems = [(k, l) for k in range(cfg.block.max_stores) for l in range(cfg.lanes)]
+        # the writeback's inputs: groups the token embedding, the latch and the slots made (bound
+        # once here; the groups the writeback makes are attributes set where they are made)
+        self.kind = space["tok.kind"]
+        self.latch = {f: space[f"latch.{f}"] for f in ("kind", "slot", "hi", "lo", "lane")}
+        self.ctx_warp, self.ctx_lanes = space["ctx.warp"], space["ctx.lanes"]
+        self.exec_warp, self.exec_lanes = space["exec.warp"], space["exec.lanes"]
+        self.addr_lane, self.addr_lo = space["addr.lane"], space["addr.lo"]
+        self.value_bytes = [space[f"b{k}"] for k in range(4)]
+        """B0..B3 tokens: bit pairs of each byte of a long value."""
+        slots = range(sched.slots)
+        self.op, self.dst, self.pdst = ([space[f"{g}.{s}"] for s in slots] for g in ("op", "dst", "pdst"))
+        """Per slot: its decoded opcode flags, destination register and destination predicate."""
+        self.res, self.pres, self.saddr = ([space[f"{g}.{s}"] for s in slots] for g in ("r", "pr", "saddr"))
+        """Per slot: its result, its predicate result, its store's byte-address nibbles."""
+        self.counts = {g: space[g] for g in ("wrote", "pwrote", "mwrote")}
+        """What the step wrote (guards.py): per register, predicate and store of each lane."""
+        self.neq = space["neq"]
+        self.skip = {p: space[f"skip.{p}"] for p in sorted({bank_parity(s) for s in slots})}
+        """The guards' skip flags of each bank the slots use (the last slot's: ``_written_flags``)."""
 
     def build(self) -> None:
         self.terminator()
@@ -102,24 +126,28 @@ class WritebackBuilder:
         build_rom_decode(L, sp, TERM_SLOT, raw_name="rom.raw")
         D = self.L[TERM_LAYER + 1]
         targets = list(range(blocks)) + ["exit"]
-        taken = sp.add("term.T", targets, kind="scalar", doc="the terminator's target where its guard holds "
-                       "(jump / bra target, or exit; 0/1)", stage="decode")
-        other = sp.add("term.N", range(blocks), kind="scalar", doc="the terminator's fall-through where its "
-                       "guard fails (bra, guarded exit; 0/1)", stage="decode")
+        taken = self.term_taken = sp.add("term.T", targets, kind="scalar",
+                                         doc="the terminator's target where its guard holds "
+                                         "(jump / bra target, or exit; 0/1)", stage="decode")
+        other = self.term_fall = sp.add("term.N", range(blocks), kind="scalar",
+                                        doc="the terminator's fall-through where its "
+                                        "guard fails (bra, guarded exit; 0/1)", stage="decode")
         op = {name: _equals(sp, TERM_SLOT, "op", TERMINATORS.index(name)) for name in ("jump", "branch", "exit", "bar")}
         D.gated(a, op["exit"], 8, {a: 1.0}, {taken["exit"]: 1.0})
-        bar = sp.add("term.bar", range(1), kind="scalar", doc="the terminator is a barrier (bar.sync: its lanes "
-                     "wait at its target; barriers.py)", stage="decode")
+        bar = self.term_bar = sp.add("term.bar", range(1), kind="scalar",
+                                     doc="the terminator is a barrier (bar.sync: its lanes "
+                                     "wait at its target; barriers.py)", stage="decode")
         D.gated(a, op["bar"], 8, {a: 1.0}, {bar[0]: 1.0})
         for t in range(blocks):
             for name in ("jump", "branch", "bar"):
                 D.gated(a, lin(op[name], _equals(sp, TERM_SLOT, "a", t)), 16, {a: 1.0}, {taken[t]: 1.0})
             for name in ("branch", "exit"):
                 D.gated(a, lin(op[name], _equals(sp, TERM_SLOT, "b", t)), 16, {a: 1.0}, {other[t]: 1.0})
-        flags = sp.add("term.guard", ("pos", "neg"), kind="scalar", doc="the terminator is guarded by a "
-                       "predicate (pos) or its negation (neg), 0/1", stage="decode")
-        gsrc = sp.add("term.gsrc", guard_sources(self.cfg, slots), kind="scalar",
-                      doc="where the terminator's guard comes from (0/1)", stage="decode")
+        flags = self.term_guard = sp.add("term.guard", ("pos", "neg"), kind="scalar",
+                                         doc="the terminator is guarded by a "
+                                         "predicate (pos) or its negation (neg), 0/1", stage="decode")
+        gsrc = self.term_gsrc = sp.add("term.gsrc", guard_sources(self.cfg, slots), kind="scalar",
+                                       doc="where the terminator's guard comes from (0/1)", stage="decode")
         for kind, v in guard_sources(self.cfg, slots):
             src = GUARD_PRED + v if kind == "pred" else GUARD_PFWD + v
             for neg in (0, 1):
@@ -128,10 +156,11 @@ class WritebackBuilder:
         D.reads.append(f"rom.bits.{TERM_SLOT}")
         D.writes += ["term.T", "term.N", "term.bar", "term.guard", "term.gsrc"]
         # the guard predicate, per lane: the predicate file (layer 4) or a setp of the block (E - 3)
-        G = sp.add("term.G", range(lanes), kind="scalar", doc="the terminator's guard predicate, per lane (0/1)",
-                   stage="execute")
+        G = self.term_pred = sp.add("term.G", range(lanes), kind="scalar",
+                                    doc="the terminator's guard predicate, per lane (0/1)",
+                                    stage="execute")
         P = self.L[self.sched.mux(0) + 2]  # beside slot 0's guard read: no layer of its own
-        xw, np_, warps = sp["ctx.warp"], self.cfg.preds, self.cfg.max_warps
+        xw, np_, warps = self.ctx_warp, self.cfg.preds, self.cfg.max_warps
         q = {np_ * w + p: (0, and_form({gsrc[("pred", p)]: 1.0, xw[w]: 1.0}, a)) for w in range(warps)
              for p in range(np_)}
         P.heads.append(predicate_file(sp, "term.p", np_, lanes, q, G, warps=warps))
@@ -141,12 +170,13 @@ class WritebackBuilder:
         F = self.L[E - 3]
         for j in range(slots):
             for l in range(lanes):
-                F.gated(a, {gsrc[("pfwd", j)]: 1.0}, 1, {sp[f"pr.{j}"][l]: 1.0}, {G[l]: 1.0})
+                F.gated(a, {gsrc[("pfwd", j)]: 1.0}, 1, {self.pres[j][l]: 1.0}, {G[l]: 1.0})
         F.reads += ["term.gsrc", "pr.*"]
         F.writes.append("term.G")
         # the lanes whose guard fails
-        fails = sp.add("term.fails", range(lanes), kind="scalar", doc="lane l takes the fall-through (0/1)",
-                       stage="execute")
+        fails = self.term_fails = sp.add("term.fails", range(lanes), kind="scalar",
+                                         doc="lane l takes the fall-through (0/1)",
+                                         stage="execute")
         K = self.L[E - 2]
         for l in range(lanes):
             K.step(a, lin({flags["pos"]: 1.0, a: 1.0}, {G[l]: -1.0}), 1.5, {fails[l]: 1.0})
@@ -155,13 +185,13 @@ class WritebackBuilder:
         K.writes.append("term.fails")
         # each lane's next block, and which (warp, lane) entries of the pc file this token writes:
         # the active lanes at EXEC; at the prompt, a present lane (its K record) starts at block 0
-        newpc = sp.add("newpc", [(l, t) for l in range(lanes) for t in targets], kind="scalar",
-                       doc="lane l's next block (or exit) after this step; block 0 at a present lane's K record",
-                       stage="writeback")
-        pcw = sp.add("pcw", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
-                     doc="this token writes lane l of warp w in the pc file (0/1)", stage="writeback")
+        newpc = self.newpc = sp.add("newpc", [(l, t) for l in range(lanes) for t in targets], kind="scalar",
+                                    doc="lane l's next block (or exit) after this step; block 0 at a present "
+                                    "lane's K record", stage="writeback")
+        pcw = self.pcw = sp.add("pcw", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                                doc="this token writes lane l of warp w in the pc file (0/1)", stage="writeback")
         N = self.L[E - 1]
-        kind, lane = sp["tok.kind"], sp["latch.lane"]
+        kind, lane = self.kind, self.latch["lane"]
         for l in range(lanes):
             for t in targets:
                 N.gated(a, {taken[t]: 1.0, fails[l]: -1.0}, 1, {a: 1.0}, {newpc[(l, t)]: 1.0})
@@ -170,11 +200,11 @@ class WritebackBuilder:
             for w in range(warps):
                 present = {kind["S"]: 1.0, lane[l]: 1.0, **latched(sp, "K", const_row(f"present.{w}.{l}", warps))}
                 N.gated(a, present, len(present), {a: 1.0}, {newpc[(l, 0)]: 1.0, pcw[(w, l)]: 1.0})
-                N.gated(a, {kind["EXEC"]: 1.0, sp["exec.warp"][w]: 1.0, sp["exec.lanes"][(l, 1)]: 1.0}, 3, {a: 1.0},
+                N.gated(a, {kind["EXEC"]: 1.0, self.exec_warp[w]: 1.0, self.exec_lanes[(l, 1)]: 1.0}, 3, {a: 1.0},
                         {pcw[(w, l)]: 1.0})
         # whether each lane's next block is serial (one lane at a time): the terminator's dst bits
-        ser = sp.add("newser", range(lanes), kind="scalar", doc="lane l's next block is serial (0/1)",
-                     stage="writeback")
+        ser = self.newser = sp.add("newser", range(lanes), kind="scalar", doc="lane l's next block is serial (0/1)",
+                                   stage="writeback")
         sbits = _field_bits(sp, TERM_SLOT, "dst")
         for l in range(lanes):
             N.gated(a, {sbits[1]: 1.0, fails[l]: -1.0}, 1, {a: 1.0}, {ser[l]: 1.0})   # SER_TARGET
@@ -207,52 +237,57 @@ class WritebackBuilder:
         slots = self.slots
         stores = self.cfg.block.max_stores
         M0 = self.L[self.sched.end]
-        kind, lane, hi, lo = sp["tok.kind"], sp["latch.lane"], sp["latch.hi"], sp["latch.lo"]
-        lkind, lslot = sp["latch.kind"], sp["latch.slot"]
-        cur = sp.add("cur", self.items, kind="scalar", doc="the register record being sent (lane, register), "
-                     "from the latch (0/1)", stage="writeback")
-        curm = sp.add("curm", self.mitems, kind="scalar", doc="the memory record being sent (store k, lane), "
-                      "from the latch (0/1)", stage="writeback")
-        eqcur = sp.add("eqcur", range(slots), kind="scalar",
-                       doc="slot s writes the current record's register (0/1)", stage="writeback")
-        written = sp.add("written", self.items, kind="scalar",
-                         doc="the step sends a record for register r of lane l (0/1; staged at EXEC)",
-                         stage="writeback")
-        pwritten = sp.add("pwritten", self.pitems, kind="scalar",
-                          doc="the step sends a record for predicate p of lane l (0/1; staged at EXEC)",
-                          stage="writeback")
-        mwritten = sp.add("mwritten", self.mitems, kind="scalar",
-                          doc="lane l ran the block's k-th store: the step sends its M record (0/1; staged "
-                          "at EXEC)", stage="writeback")
-        self.L[E + 2].heads.append(self._written_mask([("wrote", written), ("pwrote", pwritten),
-                                                        ("mwrote", mwritten)]))
-        sk = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
-                    doc="slot s is the block's k-th store (0/1)", stage="writeback")
-        curp = sp.add("curp", self.pitems, kind="scalar", doc="the predicate record being sent (lane, predicate), "
-                      "from the current token (0/1)", stage="writeback")
-        alane, alo = sp["addr.lane"], sp["addr.lo"]
+        kind, lane, hi, lo = self.kind, self.latch["lane"], self.latch["hi"], self.latch["lo"]
+        lkind, lslot = self.latch["kind"], self.latch["slot"]
+        cur = self.cur = sp.add("cur", self.items, kind="scalar",
+                                doc="the register record being sent (lane, register), "
+                                "from the latch (0/1)", stage="writeback")
+        curm = self.curm = sp.add("curm", self.mitems, kind="scalar",
+                                  doc="the memory record being sent (store k, lane), "
+                                  "from the latch (0/1)", stage="writeback")
+        eqcur = self.eqcur = sp.add("eqcur", range(slots), kind="scalar",
+                                    doc="slot s writes the current record's register (0/1)", stage="writeback")
+        written = self.written = sp.add("written", self.items, kind="scalar",
+                                        doc="the step sends a record for register r of lane l (0/1; staged at EXEC)",
+                                        stage="writeback")
+        pwritten = self.pwritten = sp.add("pwritten", self.pitems, kind="scalar",
+                                          doc="the step sends a record for predicate p of lane l (0/1; staged at EXEC)",
+                                          stage="writeback")
+        mwritten = self.mwritten = sp.add("mwritten", self.mitems, kind="scalar",
+                                          doc="lane l ran the block's k-th store: the step sends its M record "
+                                          "(0/1; staged at EXEC)", stage="writeback")
+        counts = self.counts
+        self.L[E + 2].heads.append(self._written_mask([(counts["wrote"], written), (counts["pwrote"], pwritten),
+                                                        (counts["mwrote"], mwritten)]))
+        sk = self.storek = sp.add("storek", [(k, s) for k in range(stores) for s in range(slots)], kind="scalar",
+                                  doc="slot s is the block's k-th store (0/1)", stage="writeback")
+        curp = self.curp = sp.add("curp", self.pitems, kind="scalar",
+                                  doc="the predicate record being sent (lane, predicate), "
+                                  "from the current token (0/1)", stage="writeback")
+        alane, alo = self.addr_lane, self.addr_lo
         for l, p in self.pitems:
             M0.gated(a, {kind["P"]: 1.0, alane[l]: 1.0, alo[p]: 1.0}, 3, {a: 1.0}, {curp[(l, p)]: 1.0})
-        rp = sp.add("rthenp", range(1), kind="scalar", doc="the token is a P record and the latch still holds "
-                    "the last register record (0/1)", stage="writeback")
+        rp = self.rthenp = sp.add("rthenp", range(1), kind="scalar",
+                                  doc="the token is a P record and the latch still holds "
+                                  "the last register record (0/1)", stage="writeback")
         M0.gated(a, {lkind["R"]: 1.0, kind["P"]: 1.0}, 2, {a: 1.0}, {rp[0]: 1.0})
         for l, r in self.items:
             M0.gated(a, {lkind["R"]: 1.0, lane[l]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                      {cur[(l, r)]: 1.0})
-        curR = sp.add("curR", self.regs, kind="scalar", doc="the token is R.r, the address of register r's "
-                      "record (the latch holds R r and no lane; 0/1)", stage="writeback")
+        curR = self.curR = sp.add("curR", self.regs, kind="scalar", doc="the token is R.r, the address of register r's "
+                                  "record (the latch holds R r and no lane; 0/1)", stage="writeback")
         for r in self.regs:
             M0.gated(a, {lkind["R"]: 1.0, lane["-"]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                      {curR[r]: 1.0})
         for k, l in self.mitems:
             M0.gated(a, {lkind["M"]: 1.0, lslot[k]: 1.0, lane[l]: 1.0}, 3, {a: 1.0}, {curm[(k, l)]: 1.0})
         for s in range(slots):
-            dst = sp[f"dst.{s}"]
+            dst = self.dst[s]
             for r in range(1, self.cfg.regs):
                 M0.gated(a, {dst[r]: 1.0, lkind["R"]: 1.0, hi[r // 16]: 1.0, lo[r % 16]: 1.0}, 4, {a: 1.0},
                          {eqcur[s]: 1.0})
-            st = sp[f"op.{s}"]["store"]
-            before = {sp[f"op.{t}"]["store"]: 1.0 for t in range(s)}
+            st = self.op[s]["store"]
+            before = {self.op[t]["store"]: 1.0 for t in range(s)}
             M0.gated(a, lin({st: 1.0}, {c: -w for c, w in before.items()}), 1, {a: 1.0}, {sk[(0, s)]: 1.0})
             if stores > 1:  # the second store: a store with exactly one store before it (2·st + before
                 # is 3 only then: a non-store after two stores gives 2, a first store 2)
@@ -269,28 +304,28 @@ class WritebackBuilder:
         E = self.sched.end
         slots = self.slots
         stores = self.cfg.block.max_stores
-        kind = self.sp["tok.kind"]
-        lkind = self.sp["latch.kind"]
-        lslot = self.sp["latch.slot"]
-        ran = {l: self.sp["ctx.lanes"][(l, 1)] for l in range(self.lanes)}  # the step's active lanes
-        cur = self.sp["cur"]
-        curm = self.sp["curm"]
-        eqcur = self.sp["eqcur"]
-        written = self.sp["written"]
-        pwritten = self.sp["pwritten"]
-        mwritten = self.sp["mwritten"]
-        sk = self.sp["storek"]
-        curp = self.sp["curp"]
+        kind = self.kind
+        lkind = self.latch["kind"]
+        lslot = self.latch["slot"]
+        ran = {l: self.ctx_lanes[(l, 1)] for l in range(self.lanes)}  # the step's active lanes
+        cur = self.cur
+        curm = self.curm
+        eqcur = self.eqcur
+        written = self.written
+        pwritten = self.pwritten
+        mwritten = self.mwritten
+        sk = self.storek
+        curp = self.curp
         M1, MP = self.L[E + 1], self.L[E + 2]
-        pending = sp.add("pending", self.items, kind="scalar",
-                         doc="register records of this step not sent yet (0/1)", stage="writeback")
-        pendm = sp.add("pendm", self.mitems, kind="scalar",
-                       doc="memory records of this step not sent yet (0/1)", stage="writeback")
-        cursel = sp.add("cursel", range(slots), kind="scalar",
-                        doc="slot s holds the value being sent (register: last writer; memory: the store)",
-                        stage="writeback")
+        pending = self.pending = sp.add("pending", self.items, kind="scalar",
+                                        doc="register records of this step not sent yet (0/1)", stage="writeback")
+        pendm = self.pendm = sp.add("pendm", self.mitems, kind="scalar",
+                                    doc="memory records of this step not sent yet (0/1)", stage="writeback")
+        cursel = self.cursel = sp.add("cursel", range(slots), kind="scalar",
+                                      doc="slot s holds the value being sent (register: last writer; memory: "
+                                      "the store)", stage="writeback")
         no_bar = {kind["BAR"]: -10.0}  # a BAR token follows the step's last record: nothing is pending
-        curR = sp["curR"]
+        curR = self.curR
         for n, (l, r) in enumerate(self.items):
             # after the current record in (register, lane) order (R.r comes before every lane of r),
             # or everything right after EXEC. At EXEC the latch may still hold the last record of the
@@ -304,20 +339,22 @@ class WritebackBuilder:
             # conditions that must all hold, so any positive "after" completes the sum)
             after = lin({curm[c]: 1.0 for c in self.mitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0, kind["P"]: 1.0})
             MP.step(a, lin({ran[l]: 2.0, mwritten[(k, l)]: 2.0}, after, no_bar), 4.5, {pendm[(k, l)]: 1.0})
-        pendp = sp.add("pendp", self.pitems, kind="scalar",
-                       doc="predicate records of this step not sent yet (0/1)", stage="writeback")
-        lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)], kind="scalar",
-                       doc="slot s is the last to write predicate p (0/1)", stage="writeback")
+        pendp = self.pendp = sp.add("pendp", self.pitems, kind="scalar",
+                                    doc="predicate records of this step not sent yet (0/1)", stage="writeback")
+        lastp = self.lastp = sp.add("lastp", [(p, s) for p in range(self.cfg.preds) for s in range(slots)],
+                                    kind="scalar",
+                                    doc="slot s is the last to write predicate p (0/1)", stage="writeback")
         for n, (l, p) in enumerate(self.pitems):
             # after EXEC, after a register record (the latch says R, the token is not a P), or after
             # an earlier predicate record
             after = lin({curp[c]: 1.0 for c in self.pitems[:n]}, {kind["EXEC"]: 1.0, lkind["R"]: 1.0,
-                                                                   sp["rthenp"][0]: -1.0})
-            MP.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after, no_bar), 6.5, {pendp[(l, p)]: 1.0})  # after: 0..2
+                                                                   self.rthenp[0]: -1.0})
+            MP.step(a, lin({ran[l]: 3.0, pwritten[(l, p)]: 3.0}, after, no_bar), 6.5, {pendp[(l,
+            p)]: 1.0})  # after: 0..2
         for p in range(self.cfg.preds):
             for s in range(slots):
-                later = {sp[f"pdst.{t}"][p]: -1.0 for t in range(s + 1, slots)}
-                M1.gated(a, lin({sp[f"pdst.{s}"][p]: 1.0}, later), 1, {a: 1.0}, {lastp[(p, s)]: 1.0})
+                later = {self.pdst[t][p]: -1.0 for t in range(s + 1, slots)}
+                M1.gated(a, lin({self.pdst[s][p]: 1.0}, later), 1, {a: 1.0}, {lastp[(p, s)]: 1.0})
         for s in range(slots):
             later = {eqcur[t]: -1.0 for t in range(s + 1, slots)}
             M1.gated(a, lin({eqcur[s]: 1.0}, later), 1, {a: 1.0}, {cursel[s]: 1.0})
@@ -338,10 +375,12 @@ class WritebackBuilder:
         # the warps that have a running lane, and each warp's lowest block among its running lanes
         # (the block it runs next: docs/machine.md, "Scheduling and reconvergence")
         blocks, warps = self.cfg.rom_blocks, self.cfg.max_warps
-        runl, low = sp["pc.run"], sp["pc.low"]
-        run = sp.add("run", range(warps), kind="scalar", doc="warp w has a running lane (0/1)", stage="writeback")
-        ismin = sp.add("ismin", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
-                       doc="block b is the lowest pc among warp w's running lanes (0/1)", stage="writeback")
+        runl, low = self.pc_run, self.pc_low
+        run = self.run = sp.add("run", range(warps), kind="scalar", doc="warp w has a running lane (0/1)",
+                                stage="writeback")
+        ismin = self.ismin = sp.add("ismin", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
+                                    doc="block b is the lowest pc among warp w's running lanes (0/1)",
+                                    stage="writeback")
         for w in range(warps):
             M1.step(a, {runl[(w, l)]: 1.0 for l in range(lanes)}, 0.5, {run[w]: 1.0})
             for b in range(blocks):  # some lane at b (at most 4) and none below it (each lane counts 5)
@@ -354,14 +393,15 @@ class WritebackBuilder:
         sp = self.sp
         a = self.a
         lanes = self.lanes
-        kind = self.sp["tok.kind"]
+        kind = self.kind
         M1 = self.L[self.sched.end + 1]
-        cur = self.sp["cur"]
-        curR = self.sp["curR"]
+        cur = self.cur
+        curR = self.curR
         # the register of this step's record being sent (R.r or one of its lane values; not at EXEC,
         # where the latch may still hold the previous step's last record)
-        lreg = sp.add("lreg", self.regs, kind="scalar", doc="the current token belongs to this step's record "
-                      "of register r (0/1)", stage="writeback")
+        lreg = self.lreg = sp.add("lreg", self.regs, kind="scalar",
+                                  doc="the current token belongs to this step's record "
+                                  "of register r (0/1)", stage="writeback")
         for r in self.regs:
             x = lin({curR[r]: 1.0}, {cur[(l, r)]: 1.0 for l in range(lanes)}, {kind["EXEC"]: -1.0})
             M1.step(a, x, 0.5, {lreg[r]: 1.0})
@@ -375,25 +415,25 @@ class WritebackBuilder:
         a = self.a
         E = self.sched.end
         lanes = self.lanes
-        kind = self.sp["tok.kind"]
-        pending = self.sp["pending"]
-        pendm = self.sp["pendm"]
-        pendp = self.sp["pendp"]
+        kind = self.kind
+        pending = self.pending
+        pendm = self.pendm
+        pendp = self.pendp
         M2 = self.L[E + 3]
         done = self._done()
-        emit = sp.add("emit", [("R", r) for r in self.regs] + [("V", l) for l in range(lanes)]
-                      + [("P", i) for i in self.pitems]
-                      + [("M", i) for i in self.mitems]
-                      + [("NEXT", w) for w in range(self.cfg.max_warps)] + ["END", "S"]
-                      + [("BAR", c, p) for c in range(self.cfg.max_warps) for p in (0, 1)], kind="scalar",
-                      doc="parts of the next token (0/1)", stage="writeback")
+        emit = self.parts = sp.add("emit", [("R", r) for r in self.regs] + [("V", l) for l in range(lanes)]
+                                   + [("P", i) for i in self.pitems]
+                                   + [("M", i) for i in self.mitems]
+                                   + [("NEXT", w) for w in range(self.cfg.max_warps)] + ["END", "S"]
+                                   + [("BAR", c, p) for c in range(self.cfg.max_warps) for p in (0, 1)], kind="scalar",
+                                   doc="parts of the next token (0/1)", stage="writeback")
         any_r = {pending[i]: -1.0 for i in self.items}
         any_p = {pendp[i]: -1.0 for i in self.pitems}
         total = lin(any_r, any_p, {pendm[i]: -1.0 for i in self.mitems})
         for n, i in enumerate(self.pitems):
             M2.gated(a, lin(done, {pendp[i]: 1.0}, any_r, {pendp[j]: -1.0 for j in self.pitems[:n]}), 2,
                      {a: 1.0}, {emit[("P", i)]: 1.0})
-        lreg = sp["lreg"]
+        lreg = self.lreg
         for n, (l, r) in enumerate(self.items):  # the first pending record is next: registers, then memory
             first = lin({pending[(l, r)]: 1.0}, {pending[j]: -1.0 for j in self.items[:n]})
             # its register's address R.r, unless the current token is already in that register's record
@@ -407,12 +447,13 @@ class WritebackBuilder:
         # running lane; at GO the "current" warp is the last, so warp 0 comes first. END when no
         # warp has a running lane
         warps = self.cfg.max_warps
-        xw, run, rel, ctaR, stay = sp["ctx.warp"], sp["run"], sp["rel"], sp["ctaR"], sp["stay"]
+        xw, run, rel, ctaR, stay = self.ctx_warp, self.run, self.barriers.rel, self.barriers.ctaR, self.stay
         # a barrier release comes first (the lowest CTA to release), then the next EXEC or END
         releasing = {rel[c]: -1.0 for c in range(warps)}
         for c in range(warps):
             lower = {rel[d]: -1.0 for d in range(c)}
-            M2.gated(a, lin(done, total, {rel[c]: 1.0}, lower, {ctaR[c]: -1.0}), 2, {a: 1.0}, {emit[("BAR", c, 1)]: 1.0})
+            M2.gated(a, lin(done, total, {rel[c]: 1.0}, lower, {ctaR[c]: -1.0}), 2, {a: 1.0},
+                     {emit[("BAR", c, 1)]: 1.0})
             M2.gated(a, lin(done, total, {rel[c]: 1.0}, lower, {ctaR[c]: 1.0}), 3, {a: 1.0}, {emit[("BAR", c, 0)]: 1.0})
         for w in range(warps):
             cur = {xw[w]: 1.0, kind["GO"]: 1.0} if w == warps - 1 else {xw[w]: 1.0}
@@ -426,9 +467,10 @@ class WritebackBuilder:
         M2.gated(a, lin(done, total, {run[w]: -1.0 for w in range(warps)}, releasing), 1, {a: 1.0},
                  {emit["END"]: 1.0})
         # the lanes of each warp at its lowest block (the next EXEC's active mask)
-        atmin = sp.add("atmin", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
-                       doc="lane l of warp w runs and is at the warp's lowest block (0/1)", stage="writeback")
-        runl, at, ismin = sp["pc.run"], sp["pc.at"], sp["ismin"]
+        atmin = self.atmin = sp.add("atmin", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                                    doc="lane l of warp w runs and is at the warp's lowest block (0/1)",
+                                    stage="writeback")
+        runl, at, ismin = self.pc_run, self.pc_at, self.ismin
         for w in range(warps):
             lowest = {ismin[(w, b)]: -float(b) for b in range(1, self.cfg.rom_blocks)}
             for l in range(lanes):
@@ -447,27 +489,28 @@ class WritebackBuilder:
         E = self.sched.end
         slots = self.slots
         lanes = self.lanes
-        kind = self.sp["tok.kind"]
-        sk = self.sp["storek"]
-        emit = self.sp["emit"]
+        kind = self.kind
+        sk = self.storek
+        emit = self.parts
         M3 = self.L[E + 4]
-        nextsel = sp.add("nextsel", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
-                         doc="the next record is a store by slot s in lane l (its address is needed now)",
-                         stage="writeback")
+        nextsel = self.nextsel = sp.add("nextsel", [(l, s) for l in range(lanes) for s in range(slots)],
+                                        kind="scalar", doc="the next record is a store by slot s in lane l (its "
+                                        "address is needed now)", stage="writeback")
         for k, l in self.mitems:
             for s in range(slots):
                 M3.gated(a, {emit[("M", (k, l))]: 1.0, sk[(k, s)]: 1.0}, 2, {a: 1.0}, {nextsel[(l, s)]: 1.0})
-        nextp = sp.add("nextp", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
-                       doc="the next record is predicate of lane l last written by slot s (its value is needed now)",
-                       stage="writeback")
+        nextp = self.nextp = sp.add("nextp", [(l, s) for l in range(lanes) for s in range(slots)], kind="scalar",
+                                    doc="the next record is predicate of lane l last written by slot s (its value "
+                                    "is needed now)", stage="writeback")
         for l, p in self.pitems:
             for s in range(slots):
-                M3.gated(a, {emit[("P", (l, p))]: 1.0, sp["lastp"][(p, s)]: 1.0}, 2, {a: 1.0}, {nextp[(l, s)]: 1.0})
+                M3.gated(a, {emit[("P", (l, p))]: 1.0, self.lastp[(p, s)]: 1.0}, 2, {a: 1.0}, {nextp[(l, s)]: 1.0})
         # the next EXEC's lanes: those at the warp's lowest block, or only the first of them when
         # that block is serial
-        atmin, pser = sp["atmin"], sp["pc.ser"]
-        lanes_next = sp.add("atmin1", atmin.values, kind="scalar", doc="lane l of warp w runs in the next EXEC "
-                            "(atmin, only the lowest such lane at a serial block; 0/1)", stage="writeback")
+        atmin, pser = self.atmin, self.pc_ser
+        lanes_next = self.atmin1 = sp.add("atmin1", atmin.values, kind="scalar",
+                                          doc="lane l of warp w runs in the next EXEC (atmin, only the "
+                                          "lowest such lane at a serial block; 0/1)", stage="writeback")
         for w in range(self.cfg.max_warps):
             for l in range(lanes):
                 M3.gated(a, {atmin[(w, l)]: 1.0}, 1, {a: 1.0}, {lanes_next[(w, l)]: 1.0})
@@ -476,12 +519,13 @@ class WritebackBuilder:
                 M3.step(a, x, 8.5, {lanes_next[(w, l)]: -1.0})
         # the lane whose value the next token carries: the next lane value's (emit V), or the latched
         # lane while a record's value is under way (after M.w.l.k, and after B0, B1, B2)
-        send = sp.add("sendlane", range(lanes), kind="scalar", doc="the lane whose value is being sent (0/1)",
-                      stage="writeback")
-        mid = {kind["M"]: 1.0, kind["B"]: 1.0, **{sp["b3"][(0, v)]: -1.0 for v in (0, 1)}}
+        send = self.sendlane = sp.add("sendlane", range(lanes), kind="scalar",
+                                      doc="the lane whose value is being sent (0/1)",
+                                      stage="writeback")
+        mid = {kind["M"]: 1.0, kind["B"]: 1.0, **{self.value_bytes[3][(0, v)]: -1.0 for v in (0, 1)}}
         for l in range(lanes):
             M3.gated(a, {emit[("V", l)]: 1.0}, 1, {a: 1.0}, {send[l]: 1.0})
-            M3.step(a, lin({sp["latch.lane"][l]: 1.0}, mid), 1.5, {send[l]: 1.0})
+            M3.step(a, lin({self.latch["lane"][l]: 1.0}, mid), 1.5, {send[l]: 1.0})
         M3.reads += ["emit", "storek", "lastp", "atmin", "pc.ser", "latch.lane", "tok.kind", "b3"]
         M3.writes += ["nextsel", "nextp", "atmin1", "sendlane"]
 
@@ -493,11 +537,13 @@ class WritebackBuilder:
         (``E + 1``)."""
         sp, a, E = self.sp, self.a, self.sched.end
         M0, M1 = self.L[E], self.L[E + 1]
-        atser = sp.add("atser", range(1), kind="scalar", doc="some running lane of the current warp is at a "
-                       "serial block (0/1)", stage="writeback")
-        stay = sp.add("stay", range(1), kind="scalar", doc="the current warp keeps the turn: the current block "
-                      "is serial and lanes of the warp are at serial blocks (0/1)", stage="writeback")
-        xw, ser = sp["ctx.warp"], sp["pc.ser"]
+        atser = self.atser = sp.add("atser", range(1), kind="scalar",
+                                    doc="some running lane of the current warp is at a "
+                                    "serial block (0/1)", stage="writeback")
+        stay = self.stay = sp.add("stay", range(1), kind="scalar",
+                                  doc="the current warp keeps the turn: the current block "
+                                  "is serial and lanes of the warp are at serial blocks (0/1)", stage="writeback")
+        xw, ser = self.ctx_warp, self.pc_ser
         for w in range(self.cfg.max_warps):  # a lane that does not run reads pc.ser = 0
             M0.flag_step(a, {ser[(w, l)]: 1.0 for l in range(self.lanes)}, 0.5, {atser[0]: 1.0}, xw[w])
         M0.reads += ["pc.ser", "ctx.warp"]
@@ -507,19 +553,18 @@ class WritebackBuilder:
         M1.reads += ["atser", "rom.bits.8"]
         M1.writes.append("stay")
 
-    def _written_mask(self, masks: list[tuple[str, Group]]) -> KeyHead:
+    def _written_mask(self, masks: list[tuple[Group, Group]]) -> KeyHead:
         """Which records the step sends, staged at ``EXEC`` and read at every token (``E + 2``
         mixer): a guarded instruction's lanes depend on a predicate that the step's own records
         may change. ``masks`` pairs each count (``guards``: ``wrote``, ``pwrote``, ``mwrote``) with
         the group that receives its 0/1 flags. ``E + 1`` turns the counts into 0/1 flags
         (``_written_flags``); the head keeps them as bit pairs (set, clear), so every row has the
         same number of non-zero entries."""
-        sp, a = self.sp, self.a
-        kind = sp["tok.kind"]
+        a, kind = self.a, self.kind
         pairs: list[tuple[int, int]] = []  # (flag channel, output channel)
         flags = []
-        for count_name, out in masks:
-            flag = self._written_flags(count_name, out)
+        for count, out in masks:
+            flag = self._written_flags(count, out)
             flags.append(flag.name)
             pairs += [(flag[i], out[i]) for i in out.values]
         at_exec = and_form({kind["EXEC"]: 1.0}, a)
@@ -537,7 +582,7 @@ class WritebackBuilder:
             head.values.append(vh)
         return head
 
-    def _written_flags(self, count_name: str, out: Group) -> Group:
+    def _written_flags(self, count: Group, out: Group) -> Group:
         """``E + 1``: the 0/1 flags ``count > 0``. For ``wrote`` this also finishes the block's last
         slot (``guards.GuardBuilder.unchanged``): where that slot ran and writes register r,
         its own ``neq`` decides, else ``wrote`` as the earlier slots left it. Three steps per
@@ -545,18 +590,17 @@ class WritebackBuilder:
         slot's conditions in the up projection: exact in bfloat16."""
         sp, a = self.sp, self.a
         F = self.L[self.sched.end + 1]
-        count = sp[count_name]
-        flag = sp.add(f"{count_name}.flag", out.values, kind="scalar", doc=f"{count_name} > 0 (0/1)",
+        flag = sp.add(f"{count.name}.flag", out.values, kind="scalar", doc=f"{count.name} > 0 (0/1)",
                       stage="writeback")
-        F.reads.append(count_name)
+        F.reads.append(count.name)
         F.writes.append(flag.name)
-        if count_name != "wrote":
+        if count is not self.counts["wrote"]:
             for i in out.values:
                 F.step(a, {count[i]: 1.0}, 0.5, {flag[i]: 1.0})
             return flag
         last = self.slots - 1
-        dst, neq = sp[f"dst.{last}"], sp["neq"]
-        skip = sp[f"skip.{bank_parity(last)}"]
+        dst, neq = self.dst[last], self.neq
+        skip = self.skip[bank_parity(last)]
         for l, r in out.values:  # the conditions on dst / skip gate the up projection (flag_step)
             w, d, k, f = count[(l, r)], dst[r], skip[l], {flag[(l, r)]: 1.0}
             F.flag_step(a, {w: 1.0}, 0.5, f, {a: 1.0, d: -1.0})       # the last slot does not write r
@@ -574,19 +618,20 @@ class WritebackBuilder:
         sp, a = self.sp, self.a
         warps, blocks, lanes = self.cfg.max_warps, self.cfg.rom_blocks, self.lanes
         targets = list(range(blocks)) + ["exit"]
-        newpc, pcw, wait, newser = sp["newpc"], sp["pcw"], sp["wait"], sp["newser"]
+        newpc, pcw, wait, newser = self.newpc, self.pcw, self.barriers.wait, self.newser
         # the read-out goes straight into the sums the scheduler needs (the out projection is
         # linear), not one channel per (warp, lane, block)
-        runl = sp.add("pc.run", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
-                      doc="lane l of warp w is at a block: not exited, holds a thread (0/1)", stage="writeback")
-        at = sp.add("pc.at", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
-                    doc=f"the block lane l of warp w runs next (0..{blocks - 1}; 0 when not running)",
-                    stage="writeback")
-        low = sp.add("pc.low", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
-                     doc="Σ_l [lane l of warp w at b] − 5·Σ_l [lane l below b]: ≥ 1 iff b is the warp's lowest "
-                     "block", stage="writeback")
-        ser = sp.add("pc.ser", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
-                     doc="the block lane l of warp w runs next is serial (0/1)", stage="writeback")
+        runl = self.pc_run = sp.add("pc.run", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                                    doc="lane l of warp w is at a block: not exited, holds a thread (0/1)",
+                                    stage="writeback")
+        at = self.pc_at = sp.add("pc.at", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                                 doc=f"the block lane l of warp w runs next (0..{blocks - 1}; 0 when not running)",
+                                 stage="writeback")
+        low = self.pc_low = sp.add("pc.low", [(w, b) for w in range(warps) for b in range(blocks)], kind="scalar",
+                                   doc="Σ_l [lane l of warp w at b] − 5·Σ_l [lane l below b]: ≥ 1 iff b is "
+                                   "the warp's lowest block", stage="writeback")
+        ser = self.pc_ser = sp.add("pc.ser", [(w, l) for w in range(warps) for l in range(lanes)], kind="scalar",
+                                   doc="the block lane l of warp w runs next is serial (0/1)", stage="writeback")
         cnt = len(targets)  # columns: the targets (one-hot), then serial / not serial (one-hot)
         heads: list[KeyHead] = []
         per = 8  # value heads per key head
@@ -614,20 +659,21 @@ class WritebackBuilder:
     def staging(self) -> None:
         sp, a = self.sp, self.a
         S = self.L[self.sched.end + 5]
-        kind = sp["tok.kind"]
-        lane, cursel, nextsel = sp["sendlane"], sp["cursel"], sp["nextsel"]
-        val = value_group(sp, "emit.v", "the value being sent (read from staging)", "writeback")
-        adr = sp.add("emit.a", range(3), kind="scalar", doc="nibbles 0..2 of the next store's byte address",
-                     stage="writeback")
-        pv = sp.add("emit.pv", range(1), kind="scalar", doc="the next predicate record's value (0/1)",
-                    stage="writeback")
+        kind = self.kind
+        lane, cursel, nextsel = self.sendlane, self.cursel, self.nextsel
+        val = self.emit_v = value_group(sp, "emit.v", "the value being sent (read from staging)", "writeback")
+        adr = self.emit_a = sp.add("emit.a", range(3), kind="scalar",
+                                   doc="nibbles 0..2 of the next store's byte address",
+                                   stage="writeback")
+        pv = self.emit_pv = sp.add("emit.pv", range(1), kind="scalar", doc="the next predicate record's value (0/1)",
+                                   stage="writeback")
         on = {a: GAIN / 2}
         at_exec = {kind["EXEC"]: GAIN, a: -GAIN / 2}
         scale = 8.0 * VAMP / STAGE_REF  # read-out of a unit entry: STAGE_REF dominates the row's RMS
         for l in range(self.lanes):
             head = KeyHead(name=f"stage.{l}", q={0: (0, dict(on))}, k={0: (0, dict(at_exec))})
             for s in range(self.slots):
-                res, total = sp[f"r.{s}"], sp[f"saddr.{s}"]
+                res, total = self.res[s], self.saddr[s]
                 vh = ValueHead(name=f"stage.{l}.{s}", beta=dict(at_exec), read_scale=scale)
                 now = {lane[l]: GAIN, cursel[s]: GAIN, a: -1.5 * GAIN}   # the value being sent
                 nxt = {nextsel[(l, s)]: GAIN, a: -GAIN / 2}               # the next store's address
@@ -640,8 +686,8 @@ class WritebackBuilder:
                     vh.v[10 + i], vh.z[10 + i] = (0, {total[(l, i)]: 1.0, a: NIB_OFFSET}), dict(nxt)
                     vh.out[10 + i] = {adr[i]: 1.0}
                 vh.v[13], vh.z[13], vh.out[13] = (0, {a: NIB_OFFSET}), dict(nxt), {adr[i]: -1.0 for i in range(3)}
-                pn = {sp["nextp"][(l, s)]: GAIN, a: -GAIN / 2}           # the next predicate record's value
-                vh.v[14], vh.z[14], vh.out[14] = (0, {sp[f"pr.{s}"][l]: 1.0, a: NIB_OFFSET}), dict(pn), {pv[0]: 1.0}
+                pn = {self.nextp[(l, s)]: GAIN, a: -GAIN / 2}           # the next predicate record's value
+                vh.v[14], vh.z[14], vh.out[14] = (0, {self.pres[s][l]: 1.0, a: NIB_OFFSET}), dict(pn), {pv[0]: 1.0}
                 vh.v[15], vh.z[15], vh.out[15] = (0, {a: NIB_OFFSET}), dict(pn), {pv[0]: -1.0}
                 head.values.append(vh)
             S.heads.append(head)
@@ -652,14 +698,14 @@ class WritebackBuilder:
     def emit(self) -> None:
         sp, a = self.sp, self.a
         L = self.L[self.sched.end + 5]
-        kind, val, adr, emit = sp["tok.kind"], sp["emit.v"], sp["emit.a"], sp["emit"]
-        nib = sp.add("emit.nib", [(i, d) for i in range(8) for d in range(16)], kind="onehot",
-                     doc="nibble i of the value being sent is d", stage="writeback")
+        kind, val, adr, emit = self.kind, self.emit_v, self.emit_a, self.parts
+        nib = self.emit_nib = sp.add("emit.nib", [(i, d) for i in range(8) for d in range(16)], kind="onehot",
+                                     doc="nibble i of the value being sent is d", stage="writeback")
         for i in range(8):
             self._onehot(L, {val[(0, i)]: 1.0}, [(nib[(i, d)], d) for d in range(16)], 1)
-        digits = sp.add("emit.w", [("q", v) for v in range(4)] + [("n1", v) for v in range(16)]
-                        + [("n2", v) for v in range(2)], kind="onehot",
-                        doc="word address of the next store: q + 4·n1 + 64·n2", stage="writeback")
+        digits = self.emit_w = sp.add("emit.w", [("q", v) for v in range(4)] + [("n1", v) for v in range(16)]
+                                      + [("n2", v) for v in range(2)], kind="onehot",
+                                      doc="word address of the next store: q + 4·n1 + 64·n2", stage="writeback")
         self._onehot(L, {adr[0]: 1.0}, [(digits[("q", v)], v) for v in range(4)], 4)
         self._onehot(L, {adr[1]: 1.0}, [(digits[("n1", v)], v) for v in range(16)], 1)
         self._onehot(L, {adr[2]: 1.0}, [(digits[("n2", v)], v) for v in range(2)], 1)
@@ -690,15 +736,14 @@ class WritebackBuilder:
     def _done(self) -> Lin:
         """1 when the current token ends a record (EXEC, S, B3, P) or the prompt (GO): the next token
         starts a new one."""
-        sp = self.sp
-        return {sp["tok.kind"]["EXEC"]: 1.0, sp["tok.kind"]["S"]: 1.0, sp["tok.kind"]["P"]: 1.0, sp["tok.kind"]["GO"]: 1.0,
-                sp["tok.kind"]["BAR"]: 1.0,
-                **{sp["b3"][(0, v)]: 1.0 for v in (0, 1)}}
+        kind = self.kind
+        return {kind["EXEC"]: 1.0, kind["S"]: 1.0, kind["P"]: 1.0, kind["GO"]: 1.0, kind["BAR"]: 1.0,
+                **{self.value_bytes[3][(0, v)]: 1.0 for v in (0, 1)}}
 
     # --- LM head ------------------------------------------------------------------------------
     def unembed(self, vocab: Vocab) -> dict[int, Lin]:
-        sp, a = self.sp, self.a
-        emit, nib, kind = sp["emit"], sp["emit.nib"], sp["tok.kind"]
+        a = self.a
+        emit, nib, kind = self.parts, self.emit_nib, self.kind
         rows: dict[int, Lin] = {}
 
         def score(parts: list[Lin]) -> Lin:
@@ -707,8 +752,8 @@ class WritebackBuilder:
         def byte(k: int, x: int) -> list[Lin]:
             return [{nib[(2 * k, x & 15)]: 1.0}, {nib[(2 * k + 1, x >> 4)]: 1.0}]
 
-        is_b = [{sp[f"b{k}"][(0, v)]: 1.0 for v in (0, 1)} for k in range(4)]
-        digits = sp["emit.w"]
+        is_b = [{self.value_bytes[k][(0, v)]: 1.0 for v in (0, 1)} for k in range(4)]
+        digits = self.emit_w
         for t, w in enumerate(vocab.words):
             kind_, _, rest = w.partition(".")
             # the first token of a value: a lane value (S.l.x, B0.l.x) where emit says so, a plain
@@ -719,7 +764,7 @@ class WritebackBuilder:
                 rows[t] = score([{emit[("R", int(rest))]: 1.0}])
             elif kind_ == "EXEC":  # the next warp, its lowest block, and exactly the lanes at that block
                 b, wp, m = map(int, rest.split("."))
-                atmin, ismin = sp["atmin1"], sp["ismin"]
+                atmin, ismin = self.atmin1, self.ismin
                 lanes_at = [{atmin[(wp, l)]: 1.0} if (m >> l) & 1 else {a: 1.0, atmin[(wp, l)]: -1.0}
                             for l in range(self.lanes)]
                 rows[t] = score([{emit[("NEXT", wp)]: 1.0}, {ismin[(wp, b)]: 1.0}, *lanes_at])
@@ -729,7 +774,7 @@ class WritebackBuilder:
                                  {digits[("n1", (wd // 4) % 16)]: 1.0}, {digits[("n2", wd // 64)]: 1.0}])
             elif kind_ == "P":
                 l, p, v = map(int, rest.split("."))
-                val = sp["emit.pv"][0]
+                val = self.emit_pv[0]
                 rows[t] = score([{emit[("P", (l, p))]: 1.0}, {val: 1.0} if v else {a: 1.0, val: -1.0}])
             elif w == "END":
                 rows[t] = score([{emit["END"]: 1.0}])
