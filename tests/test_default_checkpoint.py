@@ -3,8 +3,10 @@
 (all launches stepped together, ``engine.model.step_together``), each generated token compared with
 the interpreter's trace and the memory decoded from the state with the interpreter's final memory.
 
-CI runs float32 (it builds the checkpoint once, about 1.5 min, into ``$QGPU_MODELS``); bfloat16 and
-``tests/suite3`` generated are marked ``full`` for time (measured in docs/status.md, "Fast engine").
+CI runs all of it: every sample in float32 and in bfloat16, and every ``tests/suite3`` kernel the
+machine runs, generated in float32 (it builds the checkpoint once, about 1.5 min, into
+``$QGPU_MODELS``). The fast engine's one-token step in C made the last two affordable in CI (they
+were ``full`` before; times in docs/status.md, "Fast engine").
 """
 
 from __future__ import annotations
@@ -76,12 +78,10 @@ def test_every_sample_generated_exactly_float32(default_ckpt):
     _generate_all(GpuModel(default_ckpt, "float32"), SAMPLES)
 
 
-@pytest.mark.full
 def test_every_sample_generated_exactly_bfloat16(default_ckpt):
     _generate_all(GpuModel(default_ckpt, "bfloat16"), SAMPLES)
 
 
-@pytest.mark.full
 def test_suite3_generated_exactly_float32(default_ckpt):
     from compiler.errors import QgpuError
     from compiler.kernel_compiler import compile_file
@@ -89,14 +89,16 @@ def test_suite3_generated_exactly_float32(default_ckpt):
     gpu = GpuModel(default_ckpt, "float32")
     runnable = []
     for f in sorted(glob.glob("tests/suite3/*.cu")):
-        try:  # the 7 kernels beyond the machine are refused on every backend (tests/test_kernels.py)
+        try:  # the 7 kernels beyond the machine are refused on every backend, and one faults in the
+            # interpreter (k33_activemask_conv: its 32-lane group spans two 4-lane warps): tests/test_kernels.py
             h = read_header(f)
-            build_launch(compile_file(f, h.kernel, gpu.machine), h.grid, h.block, parse_assignments(h.args),
-                         gpu.machine)
+            prog = compile_file(f, h.kernel, gpu.machine)
+            Interpreter(prog, build_launch(prog, h.grid, h.block, parse_assignments(h.args), gpu.machine),
+                        gpu.machine).run()
         except QgpuError:
             continue
         runnable.append(f)
-    assert len(runnable) >= 57
+    assert len(runnable) >= 56
     _generate_all(gpu, runnable)
 
 
