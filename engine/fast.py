@@ -29,9 +29,10 @@ Loading streams the safetensors tensor by tensor, so peak memory is about the co
 The compacted form is cached (``compact_cache_dir()``), keyed by the checkpoint's config, the
 safetensors headers, file sizes and modification times, the dtype and this file's source.
 
-Dependencies: ``scipy`` for the one-token sparse products on the CPU (its CSR matrix-vector
-product is about twice as fast as torch's here and has less per-call overhead; every product of
-several rows, and every product on another device, uses torch's CSR).
+Dependencies: ``scipy`` for the one-token sparse products on the CPU outside the C step (its CSR
+matrix-vector product is about twice as fast as torch's here and has less per-call overhead; every
+product of several rows, and every product on another device, uses torch's CSR); a C compiler for
+the C step where there is one (engine/native.py; none needed otherwise).
 """
 
 from __future__ import annotations
