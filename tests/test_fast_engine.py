@@ -322,3 +322,27 @@ def test_silenced_units_equal_transformers_with_those_weights_zeroed(ckpt, dtype
     assert all(torch.equal(p, weights[n]) for n, p in hf.model.named_parameters())
     again, _ = fast.forward(ids, fast.new_cache())
     assert torch.equal(again, before)
+
+
+def test_the_c_step_is_optional(tmp_path, monkeypatch):
+    """Without a working C compiler (or with ``QGPU_NATIVE=0``) the engine runs its torch path and
+    says so; ``native=True`` then fails loudly instead of falling back silently."""
+    from engine import native
+
+    d = _saved_dir(tmp_path / "m", _random_model(13))
+    monkeypatch.setenv("QGPU_COMPACT", str(tmp_path / "c"))
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    with pytest.raises(FileNotFoundError):
+        native._load()
+    monkeypatch.setenv("CC", "false")  # a compiler that fails
+    with pytest.raises(OSError, match="failed"):
+        native._load()
+    monkeypatch.setenv("QGPU_NATIVE", "0")
+    assert native.library() is None and native.why_not() == "QGPU_NATIVE=0"
+    m = FastModel(d)
+    assert not m.native
+    with pytest.raises(RuntimeError, match="QGPU_NATIVE=0"):
+        FastModel(d, native=True)
+    monkeypatch.delenv("QGPU_NATIVE")
+    monkeypatch.delenv("CC")
+    assert FastModel(d).native and FastModel(d, native=False).native is False
