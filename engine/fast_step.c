@@ -79,10 +79,12 @@ static inline uint16_t bf16_bits(float x) { /* x already rounded */
 
 #define R(x) (bf16 ? bf16_round(x) : (x))
 
-static inline float silu(float x) { return x / (1.0f + expf(-x)); }
+/* x / (1 + exp(-x)); below -89 exp(-x) overflows to inf and the quotient is -0: said directly, as
+   libm's overflow path (errno, a slow call) is most of the cost for the circuit's large gates */
+static inline float silu(float x) { return x < -89.0f ? -0.0f : x / (1.0f + expf(-x)); }
 /* silu(0) = 0 / (1 + 1) = 0 exactly: most channels of a sparse model are 0, and expf is the cost */
 static inline float silu0(float x) { return x == 0.0f ? x : silu(x); }
-static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+static inline float sigmoid(float x) { return x < -89.0f ? 0.0f : 1.0f / (1.0f + expf(-x)); }
 static inline float softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
 
 /* y = R(W x), float32 sums. Columns are visited in ascending order, so every y[r] adds its terms
@@ -99,12 +101,19 @@ static void sparse_matvec(const Csc *m, const float *x, float *y, int bf16) {
         for (int32_t r = 0; r < m->rows; r++) y[r] = bf16_round(y[r]);
 }
 
-/* Qwen3.5's RMSNorm: R(x * rsqrt(mean(x^2) + eps) * (1 + w)) */
+/* Qwen3.5's RMSNorm: R(x * rsqrt(mean(x^2) + eps) * (1 + w)). The squares are summed in 8
+ * interleaved partial sums (vectorised), then those in order: another order of the same float32
+ * additions, as torch's own vectorised sum has one of its own. */
 static void rms_norm(const float *h, const float *scale, int32_t n, float eps, float *x, int bf16) {
+    float part[8] = {0};
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) part[j] += h[i + j] * h[i + j];
     float ss = 0.0f;
-    for (int32_t i = 0; i < n; i++) ss += h[i] * h[i];
+    for (int j = 0; j < 8; j++) ss += part[j];
+    for (; i < n; i++) ss += h[i] * h[i];
     float r = 1.0f / sqrtf(ss / (float)n + eps);
-    for (int32_t i = 0; i < n; i++) x[i] = R(h[i] * r * scale[i]);
+    for (i = 0; i < n; i++) x[i] = R(h[i] * r * scale[i]);
 }
 
 /* h (B, hidden), dtype values held in float32, updated in place; state (B, H, dk, dv) float32;
