@@ -66,9 +66,9 @@ class WarpOps:
 
     # --- shared by both: J, and the operand bits ---------------------------------------------
     def lane_position(self, s: int) -> None:
-        sp, a = self.sp, self.a
+        a = self.a
         L = self.L[self.sched.mux(s)]
-        ops, res = sp[f"op.{s}"], self.b.results[s]
+        ops, res = self.b.ops[s], self.b.results[s]
         for l in self.lanes:
             n0 = {res[(l, 0)]: 1.0}  # tid = 4·J + l (the constants port)
             for j in range(4):
@@ -83,10 +83,10 @@ class WarpOps:
         L.writes += ["warp.J", f"r.{s}"]
 
     def operand_bits(self, s: int) -> None:
-        sp, a = self.sp, self.a
+        a = self.a
         B = self.sched.mux(s)
         L1, L2 = self.L[B + 1], self.L[B + 2]
-        vals, flag = self.b.operand_groups(s), sp[f"op.{s}"]["warp"]
+        vals, flag = self.b.operand_groups(s), self.b.ops[s]["warp"]
         for x in "bc":
             for l in self.lanes:
                 for i in range(4):
@@ -122,8 +122,8 @@ class WarpOps:
     def votes(self, s: int) -> None:
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        ops, res, pres = sp[f"op.{s}"], self.b.results[s], sp[f"pr.{s}"]
-        act = {l: sp["ctx.lanes"][(l, 1)] for l in self.lanes}
+        ops, res, pres = self.b.ops[s], self.b.results[s], self.b.pred_results[s]
+        act = {l: self.b.ctx_lanes[(l, 1)] for l in self.lanes}
         P = sp["Pa"]  # the vote's predicate operand a
         inm = sp.shared("vote.in", self.lanes, kind="scalar", doc="vote: lane l's hardware lane is in the "
                         "member mask (bank)", stage="execute")
@@ -167,7 +167,7 @@ class WarpOps:
     def shuffles(self, s: int) -> None:
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        ops, res, pres = sp[f"op.{s}"], self.b.results[s], sp[f"pr.{s}"]
+        ops, res, pres = self.b.ops[s], self.b.results[s], self.b.pred_results[s]
         A = self.b.operand_groups(s)["a"]  # the value; its bank is cleared at B + 5 (execute.memory)
         lanes = self.lanes
         src = sp.shared("shfl.src", [(l, v) for l in lanes for v in lanes], kind="scalar",

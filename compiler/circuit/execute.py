@@ -38,7 +38,7 @@ from compiler.circuit.protocol import (
 )
 from compiler.circuit.guards import MERGE_DEPTH, GuardBuilder, bank_parity
 from compiler.circuit.rom import build_rom_decode, build_rom_slot
-from compiler.circuit.space import Space
+from compiler.circuit.space import Group, Space
 from compiler.circuit.tokens import const_row, const_row_count
 from compiler.circuit.words import (
     REG_ROWS, and_form, constants_file, memory_file, predicate_file, register_file, value_group,
@@ -151,6 +151,18 @@ class SlotBuilder:
         self.results = [value_group(space, f"r.{s}", f"result of slot {s} (final value of its destination)",
                                     "execute", lanes=cfg.lanes) for s in range(sched.slots)]
         self.pred_results: list = []
+        """Per slot: its predicate result (setp; ``pr.s``)."""
+        self.ops: list[Group] = []
+        """Per slot: its opcode flags (``op.s``, decode)."""
+        self.dsts: list[Group] = []
+        """Per slot: its destination register (``dst.s``)."""
+        self.pdsts: list[Group] = []
+        """Per slot: its destination predicate (``pdst.s``)."""
+        self.src: dict[str, Group] = {}
+        """Where each operand (a, b, c) and a guarded destination's old value (d) come from: banks
+        the slots share, cleared after the operand mux (``src.x``)."""
+        self.ctx_warp, self.ctx_lanes = space["ctx.warp"], space["ctx.lanes"]
+        """Inputs: the current step's warp and active lanes (the latch)."""
         self.guards = GuardBuilder(self)
         self.warp_ops = WarpOps(self)
 
@@ -177,6 +189,7 @@ class SlotBuilder:
                      doc=f"slot {s}: opcode flags (0/1); add-like = add, ld or st (the adder computes a + b); "
                      "sub-like = sub, setp, min, max (a - b); signed = a signed compare; load, store, shared, "
                      "local = any ld, any st, a shared / local window access", stage="decode")
+        self.ops.append(ops)
         for name in OPS:
             L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[name]: 1.0})
         for flag, names in DERIVED.items():
@@ -184,6 +197,7 @@ class SlotBuilder:
                 L.gated(a, _equals(sp, s, "op", OPCODE_ID[name]), 8, {a: 1.0}, {ops[flag]: 1.0})
         pdst = sp.add(f"pdst.{s}", range(self.cfg.preds), kind="scalar",
                       doc=f"slot {s}: destination predicate (0/1 per predicate)", stage="decode")
+        self.pdsts.append(pdst)
         for p in range(self.cfg.preds):
             L.gated(a, _equals(sp, s, "dst", DST_PRED + p), 8, {a: 1.0}, {pdst[p]: 1.0})
             L.gated(a, _equals(sp, s, "dst2", DST_PRED + p), 8, {a: 1.0}, {pdst[p]: 1.0})  # shfl's in-range
@@ -193,21 +207,24 @@ class SlotBuilder:
         live = set(srcs[:self.cfg.regs - 1 + s]) | {("pred", p) for p in range(self.cfg.preds)} \
             | {("pfwd", j) for j in range(s)} | {("imm", 0), ("jmm", 0)}
         for x in OPERANDS:
-            g = sp.shared(f"src.{x}", srcs, kind="scalar", doc=f"where operand {x} of the slot being decoded "
-                          "comes from (0/1; bank, cleared after the mux)", stage="decode")
+            g = self.src[x] = sp.shared(f"src.{x}", srcs, kind="scalar", doc=f"where operand {x} of the slot "
+                                        "being decoded comes from (0/1; bank, cleared after the mux)",
+                                        stage="decode")
             for kind, v in (src for src in srcs if src in live):
                 code = {"reg": v, "fwd": SRC_FWD + v, "imm": SRC_IMM, "jmm": SRC_JMM, "pred": SRC_PRED + v,
                         "pfwd": SRC_PFWD + v}[kind]
                 L.gated(a, _equals(sp, s, x, code), 8, {a: 1.0}, {g[(kind, v)]: 1.0})
         dst = sp.add(f"dst.{s}", range(1, self.cfg.regs), kind="scalar",
                      doc=f"slot {s}: destination register (0/1 per register)", stage="decode")
+        self.dsts.append(dst)
         for r in range(1, self.cfg.regs):
             L.gated(a, _equals(sp, s, "dst", r), 8, {a: 1.0}, {dst[r]: 1.0})
         # a guarded instruction: its guard, and where its destination's old value comes from
         self.guards.decode(s, L, lambda field, value: _equals(sp, s, field, value))
-        srcd = sp.shared("src.d", self.guards.old_value_selectors(), kind="scalar",
-                         doc="where the old value of a guarded instruction's destination comes from (0/1; "
-                         "bank, cleared after the predicate read)", stage="decode")
+        srcd = self.src["d"] = sp.shared("src.d", self.guards.old_value_selectors(), kind="scalar",
+                                         doc="where the old value of a guarded instruction's destination "
+                                         "comes from (0/1; bank, cleared after the predicate read)",
+                                         stage="decode")
         for sel, code in self.guards.old_value_sources(s):
             L.gated(a, _equals(sp, s, "d", code), 8, {a: 1.0}, {srcd[sel]: 1.0})
         L.reads.append("rom.bits")
@@ -220,16 +237,16 @@ class SlotBuilder:
         ports = self.L[B - 1]
         vals = self.operand_groups(s)
         sgn = self.sign_groups(s)
-        xw = sp["ctx.warp"]
+        xw = self.ctx_warp
         warps = self.cfg.max_warps
         for x in OPERANDS:
-            src = sp[f"src.{x}"]
+            src = self.src[x]
             query = {REG_ROWS * w + r: (0, and_form({src[("reg", r)]: 1.0, xw[w]: 1.0}, a))
                      for w in range(warps) for r in range(1, self.cfg.regs)}
             ports.heads.append(register_file(sp, f"regs.{s}.{x}", self.cfg.regs, self.lanes, query, vals[x],
                                              warps=warps, signs=sgn.get(x)))
         # launch constants: param (index = immediate, 0..PARAMS-1) and sreg
-        ops = sp[f"op.{s}"]
+        ops = self.ops[s]
         warps = self.cfg.max_warps
         rows = const_rows(warps)
         q: dict[int, tuple[int, Lin]] = {}
@@ -254,7 +271,7 @@ class SlotBuilder:
         # step on the nibble. An immediate is the same in every lane: one neuron feeds all four.
         M = self.L[B]
         for x in OPERANDS:
-            src = sp[f"src.{x}"]
+            src = self.src[x]
             for i in range(8):
                 for kind in ("imm", "jmm"):
                     nib = _nibble_form(sp, s, kind, i)
@@ -293,7 +310,7 @@ class SlotBuilder:
     def alu(self, s: int) -> None:
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        ops = sp[f"op.{s}"]
+        ops = self.ops[s]
         vals = self.operand_groups(s)
         total = sp.shared("sum", [(l, i) for l in range(self.lanes) for i in range(8)], kind="scalar",
                           doc="adder output of the slot in execute (add/sub result, ld/st address; bank)",
@@ -331,17 +348,17 @@ class SlotBuilder:
         the predicate file (B+1 mixer) or forwarded from an earlier slot's setp; and/or/xor/not/mov
         on predicates (operands a and b from two more predicate ports, or forwarded)."""
         sp, a = self.sp, self.a
-        ops = sp[f"op.{s}"]
+        ops = self.ops[s]
         C = sp["cmp.C"]
         pres = sp.add(f"pr.{s}", range(self.lanes), kind="scalar", doc=f"slot {s}: predicate result (setp), 0/1",
                       stage="execute")
         self.pred_results.append(pres)
         Pv = sp.shared("Pv", range(self.lanes), kind="scalar", doc="selp: the predicate operand c, 0/1 (bank)",
                        stage="decode")
-        src = sp["src.c"]
+        src = self.src["c"]
         # predicate file read (B+1 mixer): rows = predicates, one value head per lane
         P1 = self.L[B + 1]
-        xw, np_ = sp["ctx.warp"], self.cfg.preds
+        xw, np_ = self.ctx_warp, self.cfg.preds
         q = {np_ * w + p: (0, and_form({src[("pred", p)]: 1.0, xw[w]: 1.0}, a))
              for w in range(self.cfg.max_warps) for p in range(np_)}
         P1.heads.append(predicate_file(sp, f"preds.{s}", np_, self.lanes, q, Pv, warps=self.cfg.max_warps))
@@ -349,7 +366,7 @@ class SlotBuilder:
         PP = {x: sp.shared(f"P{x}", range(self.lanes), kind="scalar", doc=f"predicate operand {x}, 0/1 (bank)",
                            stage="decode") for x in "ab"}
         for x in "ab":
-            sx = sp[f"src.{x}"]
+            sx = self.src[x]
             qx = {np_ * w + p: (0, and_form({sx[("pred", p)]: 1.0, xw[w]: 1.0}, a))
                   for w in range(self.cfg.max_warps) for p in range(np_)}
             P1.heads.append(predicate_file(sp, f"preds.{s}.{x}", np_, self.lanes, qx, PP[x],
@@ -359,7 +376,7 @@ class SlotBuilder:
         for lane in range(self.lanes):
             for x in "ab":
                 for j in range(s):
-                    L2.gated(a, {sp[f"src.{x}"][("pfwd", j)]: 1.0}, 1, {self.pred_results[j][lane]: 1.0},
+                    L2.gated(a, {self.src[x][("pfwd", j)]: 1.0}, 1, {self.pred_results[j][lane]: 1.0},
                              {PP[x][lane]: 1.0})
             # predicate logic at B+4: the sum of the two operands decides and / or / xor
             pa, both = {PP["a"][lane]: 1.0}, {PP["a"][lane]: 1.0, PP["b"][lane]: 1.0}
@@ -400,7 +417,7 @@ class SlotBuilder:
                         L4.gated(a, lin({ops[mn]: 1.0}, cond), n + 1, bv, out)
                         L4.gated(a, lin({ops[mx]: 1.0}, cond), n + 1, av, out)
         for x in (*OPERANDS, "d"):  # the predicate forwarding above was the last reader of the sources
-            L2.clear(a, sp[f"src.{x}"])
+            L2.clear(a, self.src[x])
         L4.clear(a, PP["a"], PP["b"])
         L1.reads += [A.name, Bv.name, f"op.{s}", "src.a", "src.b", "src.c"]  # signs; the predicate ports' rows
         L1.writes += [cmp.name]
@@ -421,7 +438,7 @@ class SlotBuilder:
         of two digits — bounded sums, exact in bfloat16 too."""
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        total, ops = sp["sum"], sp[f"op.{s}"]
+        total, ops = sp["sum"], self.ops[s]
         lanes = range(self.lanes)
         vals = self.operand_groups(s)
         # B + 3 mixer: the window's base (the mixer is free there); its MLP: the carry out of nibble 0
@@ -429,7 +446,7 @@ class SlotBuilder:
                          doc="byte address of the shared/local window of a ld/st (bank)", stage="execute")
         carry = sp.shared("mb.c", lanes, kind="scalar", doc="window base + address: carry out of nibble 0 "
                           "(bank)", stage="execute")
-        xw, warps = sp["ctx.warp"], self.cfg.max_warps
+        xw, warps = self.ctx_warp, self.cfg.max_warps
         q = {}
         for w in range(warps):
             q[const_row(f"sbase.{w}", warps)] = (0, and_form({ops["shared"]: 1.0, xw[w]: 1.0}, a))

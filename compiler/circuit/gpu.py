@@ -35,8 +35,9 @@ def build_spec(cfg: MachineConfig = DEFAULT, pad_pow4: bool = False) -> CircuitS
     latch = build_latch(space, 0)
     sched = Schedule(slots=cfg.block.max_instrs)
     layers = [latch] + [LayerSpec(i, "execute", "") for i in range(1, sched.end + WRITEBACK_DEPTH)]  # stage: below
-    SlotBuilder(space, layers, cfg, sched).build()
-    wb = WritebackBuilder(space, layers, cfg, sched)
+    slots = SlotBuilder(space, layers, cfg, sched)
+    slots.build()
+    wb = WritebackBuilder(space, layers, cfg, sched, slots)
     wb.build()
     for L in layers:
         for kh in L.heads:

@@ -85,6 +85,8 @@ class GuardBuilder:
                              stage="writeback")
         stores = self.cfg.block.max_stores
         assert stores <= 2, "the k-th store test below tells apart two stores at most"
+        self.flags: list = []
+        """Per slot: guarded by a predicate (pos) or its negation (neg), from decode."""
         self.mwrote = sp.add("mwrote", [(k, l) for k in range(stores) for l in range(self.lanes)],
                              kind="scalar", doc="lane l ran the block's k-th store (0/1)", stage="writeback")
 
@@ -124,6 +126,7 @@ class GuardBuilder:
                 L.gated(a, equals("guard", (src << 1) | neg), 8, {a: 1.0},
                         {bk["gsrc"][(kind, v)]: 1.0, flags["neg" if neg else "pos"]: 1.0})
         L.writes += ["gsrc", f"guard.{s}"]
+        self.flags.append(flags)
         return flags
 
     def old_value_sources(self, s: int) -> list[tuple[tuple[str, int], int]]:
@@ -144,9 +147,9 @@ class GuardBuilder:
         B = self.sched.mux(s)
         bk = self.banks(s)
         D, Dp, skip, G, gsrc = bk["D"], bk["Dp"], bk["skip"], bk["G"], bk["gsrc"]
-        src = sp["src.d"]
-        flags = sp[f"guard.{s}"]
-        xw = sp["ctx.warp"]
+        src = self.b.src["d"]
+        flags = self.flags[s]
+        xw = self.b.ctx_warp
         warps = self.cfg.max_warps
         # B: an old value forwarded from an earlier slot
         M = self.L[B]
@@ -191,10 +194,10 @@ class GuardBuilder:
         # B + 5: the lanes that write each predicate (0/1 per slot; summed over the block) and
         # that run the block's k-th store; the predicate merge (registers: ``unchanged``)
         P5 = self.L[B + 5]
-        pdst, ops = sp[f"pdst.{s}"], sp[f"op.{s}"]
+        pdst, ops = self.b.pdsts[s], self.b.ops[s]
         pres = self.b.pred_results[s]
         st = ops["store"]
-        before = {sp[f"op.{t}"]["store"]: 1.0 for t in range(s)}
+        before = {self.b.ops[t]["store"]: 1.0 for t in range(s)}
         for lane in range(lanes):
             for p in range(self.cfg.preds):
                 P5.gated(a, {pdst[p]: 1.0, skip[lane]: -1.0}, 1, {a: 1.0}, {self.pwrote[(lane, p)]: 1.0})
@@ -229,7 +232,7 @@ class GuardBuilder:
         B = self.sched.mux(s)
         bk = self.banks(s)
         O, skip, neq = bk["O"], bk["skip"], self.neq
-        dst, xw = sp[f"dst.{s}"], sp["ctx.warp"]
+        dst, xw = self.b.dsts[s], self.b.ctx_warp
         P3 = self.L[B + 3]
         query = {16 * w + r: (0, and_form({dst[r]: 1.0, xw[w]: 1.0}, a))
                  for w in range(self.cfg.max_warps) for r in range(1, self.cfg.regs)}

@@ -46,7 +46,7 @@ The terminator slot (jump / branch target, fall-through, exit, guard) is fetched
 from __future__ import annotations
 
 from compiler.circuit.barriers import BarrierBuilder
-from compiler.circuit.execute import Schedule, _equals, _field_bits
+from compiler.circuit.execute import Schedule, SlotBuilder, _equals, _field_bits
 from compiler.circuit.layers import GAIN, VAMP, KeyHead, LayerSpec, Lin, ValueHead, lin
 from compiler.circuit.guards import bank_parity, guard_sources
 from compiler.circuit.protocol import GUARD_PFWD, GUARD_PRED, TERM_SLOT, TERMINATORS, Vocab
@@ -72,7 +72,7 @@ class WritebackBuilder:
     attribute set where it is made (``self.cur``, ``self.pending``, ``self.parts`` for ``emit``, ...),
     so a later concept takes it as a handle, not by its name in the residual stream."""
 
-    def __init__(self, space: Space, layers: list[LayerSpec], cfg, sched: Schedule):
+    def __init__(self, space: Space, layers: list[LayerSpec], cfg, sched: Schedule, slots: SlotBuilder):
         self.sp, self.L, self.cfg, self.sched = space, layers, cfg, sched
         self.a = space["anchor"].start
         self.lanes, self.slots = cfg.lanes, sched.slots
@@ -86,20 +86,21 @@ class WritebackBuilder:
         # once here; the groups the writeback makes are attributes set where they are made)
         self.kind = space["tok.kind"]
         self.latch = {f: space[f"latch.{f}"] for f in ("kind", "slot", "hi", "lo", "lane")}
-        self.ctx_warp, self.ctx_lanes = space["ctx.warp"], space["ctx.lanes"]
+        self.ctx_warp, self.ctx_lanes = slots.ctx_warp, slots.ctx_lanes
         self.exec_warp, self.exec_lanes = space["exec.warp"], space["exec.lanes"]
         self.addr_lane, self.addr_lo = space["addr.lane"], space["addr.lo"]
         self.value_bytes = [space[f"b{k}"] for k in range(4)]
         """B0..B3 tokens: bit pairs of each byte of a long value."""
-        slots = range(sched.slots)
-        self.op, self.dst, self.pdst = ([space[f"{g}.{s}"] for s in slots] for g in ("op", "dst", "pdst"))
-        """Per slot: its decoded opcode flags, destination register and destination predicate."""
-        self.res, self.pres, self.saddr = ([space[f"{g}.{s}"] for s in slots] for g in ("r", "pr", "saddr"))
-        """Per slot: its result, its predicate result, its store's byte-address nibbles."""
-        self.counts = {g: space[g] for g in ("wrote", "pwrote", "mwrote")}
+        # per slot (execute.SlotBuilder): opcode flags, destination register and predicate, result,
+        # predicate result, a store's byte-address nibbles
+        self.op, self.dst, self.pdst = slots.ops, slots.dsts, slots.pdsts
+        self.res, self.pres = slots.results, slots.pred_results
+        self.saddr = [space[f"saddr.{s}"] for s in range(sched.slots)]
+        g = slots.guards
+        self.counts = {"wrote": g.wrote, "pwrote": g.pwrote, "mwrote": g.mwrote}
         """What the step wrote (guards.py): per register, predicate and store of each lane."""
-        self.neq = space["neq"]
-        self.skip = {p: space[f"skip.{p}"] for p in sorted({bank_parity(s) for s in slots})}
+        self.neq = g.neq
+        self.skip = {p: space[f"skip.{p}"] for p in sorted({bank_parity(s) for s in range(sched.slots)})}
         """The guards' skip flags of each bank the slots use (the last slot's: ``_written_flags``)."""
 
     def build(self) -> None:
