@@ -28,7 +28,7 @@ Layers (``E = Schedule.end``, all mixers below ``E`` were free):
 from __future__ import annotations
 
 from compiler.circuit.layers import GAIN, KeyHead, LayerSpec, ValueHead
-from compiler.circuit.space import Space
+from compiler.circuit.space import Group, Space
 from compiler.circuit.tokens import const_row
 from compiler.circuit.words import and_form, latched
 
@@ -36,11 +36,17 @@ TAGS = ("none", 0, 1)
 
 
 class BarrierBuilder:
-    def __init__(self, space: Space, layers: list[LayerSpec], cfg, end: int):
+    def __init__(self, space: Space, layers: list[LayerSpec], cfg, end: int, term_bar: Group):
+        """``term_bar``: the terminator is a ``bar.sync`` (the writeback's terminator decode)."""
         self.sp, self.L, self.cfg, self.E = space, layers, cfg, end
         self.a = space["anchor"].start
         self.warps, self.lanes = cfg.max_warps, cfg.lanes
         self.ctas = range(cfg.max_warps)
+        # inputs: token parts (S's low byte, BAR's CTA and parity, EXEC's warp and lanes), the latch
+        self.kind, self.sx = space["tok.kind"], space["sx"]
+        self.bar_cta, self.bar_p = space["bar.cta"], space["bar.p"]
+        self.exec_warp, self.exec_lanes, self.ctx_warp = space["exec.warp"], space["exec.lanes"], space["ctx.warp"]
+        self.term_bar = term_bar
 
     def build(self) -> None:
         self.geometry()
@@ -54,45 +60,45 @@ class BarrierBuilder:
 
     def geometry(self) -> None:
         sp, a, L = self.sp, self.a, self.L[self.E - 3]
-        cta = sp.add("cta", [(w, c) for w in range(self.warps) for c in self.ctas], kind="scalar",
-                     doc="warp w belongs to CTA c (0/1; all 0 for a warp the launch does not use)",
-                     stage="writeback")
+        cta = self.cta = sp.add("cta", [(w, c) for w in range(self.warps) for c in self.ctas], kind="scalar",
+                                doc="warp w belongs to CTA c (0/1; all 0 for a warp the launch does not use)",
+                                stage="writeback")
         head = self._state_head("cta")
         for w in range(self.warps):
-            beta = and_form({sp["tok.kind"]["S"]: 1.0, **latched(sp, "K", const_row(f"cta.{w}", self.warps))}, a)
+            beta = and_form({self.kind["S"]: 1.0, **latched(sp, "K", const_row(f"cta.{w}", self.warps))}, a)
             vh = ValueHead(name=f"cta.{w}", nnz=1, beta=beta)
             for c in self.ctas:  # the value is 1 << c: bit c of the short value
-                vh.v[c] = (0, {sp["sx"][(c, 1)]: GAIN, a: -GAIN / 2})
+                vh.v[c] = (0, {self.sx[(c, 1)]: GAIN, a: -GAIN / 2})
                 vh.z[c] = {a: GAIN / 2}
                 vh.out[c] = {cta[(w, c)]: 1.0}
             head.values.append(vh)
         L.heads.append(head)
-        relw = sp.add("relw", range(self.warps), kind="scalar", doc="this BAR token releases warp w (0/1)",
-                      stage="writeback")
+        relw = self.relw = sp.add("relw", range(self.warps), kind="scalar",
+                                  doc="this BAR token releases warp w (0/1)", stage="writeback")
         for w in range(self.warps):
             for c in self.ctas:
-                L.gated(a, {sp["bar.cta"][c]: 1.0, cta[(w, c)]: 1.0}, 2, {a: 1.0}, {relw[w]: 1.0})
+                L.gated(a, {self.bar_cta[c]: 1.0, cta[(w, c)]: 1.0}, 2, {a: 1.0}, {relw[w]: 1.0})
         L.reads += ["tok.kind", "latch.*", "sx", "bar.cta", "cta"]
         L.writes += ["cta", "relw"]
 
     def parity(self) -> None:
         sp, a, L = self.sp, self.a, self.L[self.E - 2]
-        R = sp.add("barR", range(self.warps), kind="scalar",
-                   doc="parity of the release count of warp w's CTA (0/1; 0 before the first release)",
-                   stage="writeback")
+        R = self.barR = sp.add("barR", range(self.warps), kind="scalar",
+                               doc="parity of the release count of warp w's CTA (0/1; 0 before the first release)",
+                               stage="writeback")
         head = self._state_head("barR")
         for w in range(self.warps):
-            vh = ValueHead(name=f"barR.{w}", nnz=1, beta=and_form({sp["relw"][w]: 1.0}, a))
+            vh = ValueHead(name=f"barR.{w}", nnz=1, beta=and_form({self.relw[w]: 1.0}, a))
             for col, p in ((0, 1), (1, 0)):
-                vh.v[col] = (0, {sp["bar.p"][p]: GAIN, a: -GAIN / 2})
+                vh.v[col] = (0, {self.bar_p[p]: GAIN, a: -GAIN / 2})
                 vh.z[col] = {a: GAIN / 2}
             vh.out[0] = {R[w]: 1.0}
             head.values.append(vh)
         L.heads.append(head)
         # the tag an EXEC gives its active lanes: none, or at a bar terminator 1 − R of its warp
-        ntag = sp.add("ntag", TAGS, kind="scalar", doc="the tag this EXEC gives its lanes: none, or the parity "
-                      "that releases them (0/1)", stage="writeback")
-        bar, xw = sp["term.bar"][0], sp["ctx.warp"]
+        ntag = self.ntag = sp.add("ntag", TAGS, kind="scalar", doc="the tag this EXEC gives its lanes: none, or "
+                                  "the parity that releases them (0/1)", stage="writeback")
+        bar, xw = self.term_bar[0], self.ctx_warp
         L.gated(a, {bar: -1.0}, 0, {a: 1.0}, {ntag["none"]: 1.0})
         for w in range(self.warps):
             L.gated(a, {bar: 1.0, xw[w]: 1.0, R[w]: -1.0}, 2, {a: 1.0}, {ntag[1]: 1.0})
@@ -102,7 +108,7 @@ class BarrierBuilder:
 
     def tags(self) -> None:
         sp, a, L = self.sp, self.a, self.L[self.E - 1]
-        kind = sp["tok.kind"]
+        kind = self.kind
         entries = [(w, l) for w in range(self.warps) for l in range(self.lanes)]
         tag = sp.add("tag", [(w, l, t) for w, l in entries for t in (0, 1)], kind="scalar",
                      doc="lane l of warp w waits for the release that makes its CTA's parity t (0/1)",
@@ -111,29 +117,30 @@ class BarrierBuilder:
         for h in range(0, len(entries), per):
             head = self._state_head(f"tags.{h // per}")
             for w, l in entries[h:h + per]:
-                beta = and_form({kind["EXEC"]: 1.0, sp["exec.warp"][w]: 1.0, sp["exec.lanes"][(l, 1)]: 1.0}, a)
+                beta = and_form({kind["EXEC"]: 1.0, self.exec_warp[w]: 1.0, self.exec_lanes[(l, 1)]: 1.0}, a)
                 vh = ValueHead(name=f"tags.{w}.{l}", nnz=1, beta=beta)
                 for col, t in enumerate(TAGS):
-                    vh.v[col] = (0, and_form({sp["ntag"][t]: 1.0}, a))
+                    vh.v[col] = (0, and_form({self.ntag[t]: 1.0}, a))
                     vh.z[col] = {a: GAIN / 2}
                     if t != "none":
                         vh.out[col] = {tag[(w, l, t)]: 1.0}
                 head.values.append(vh)
             L.heads.append(head)
         wait = self.wait = sp.add("wait", entries, kind="scalar", doc="lane l of warp w waits at a barrier (0/1)",
-                      stage="writeback")
-        R = sp["barR"]
+                                  stage="writeback")
+        R = self.barR
         for w, l in entries:
             L.gated(a, {tag[(w, l, 1)]: 1.0, R[w]: -1.0}, 1, {a: 1.0}, {wait[(w, l)]: 1.0})
             L.gated(a, {tag[(w, l, 0)]: 1.0, R[w]: 1.0}, 2, {a: 1.0}, {wait[(w, l)]: 1.0})
         L.reads += ["tok.kind", "exec.*", "ntag", "barR", "tag"]
         L.writes += ["tag", "wait"]
 
-    def per_cta(self) -> None:
-        """``E`` MLP and ``E + 1``: which CTA is to be released, and its parity (after the pc read)."""
+    def per_cta(self, runl: Group) -> None:
+        """``E`` MLP and ``E + 1``: which CTA is to be released, and its parity (after the pc read:
+        ``runl``, the writeback's running lanes)."""
         sp, a = self.sp, self.a
         M0, M1 = self.L[self.E], self.L[self.E + 1]
-        cta, runl, wait, R = sp["cta"], sp["pc.run"], sp["wait"], sp["barR"]
+        cta, wait, R = self.cta, self.wait, self.barR
         sums = sp.add("ctasum", [(c, k) for c in self.ctas for k in ("run", "wait", "R")], kind="scalar",
                       doc="CTA c: running lanes, waiting lanes, warps whose parity is 1", stage="writeback")
         for c in self.ctas:
@@ -144,8 +151,8 @@ class BarrierBuilder:
                 M0.gated(a, on, 1, {R[w]: 1.0}, {sums[(c, "R")]: 1.0})
         M0.reads += ["cta", "pc.run", "wait", "barR"]
         M0.writes.append("ctasum")
-        rel = self.rel = sp.add("rel", self.ctas, kind="scalar", doc="every lane of CTA c that has not exited waits: "
-                     "release it (0/1)", stage="writeback")
+        rel = self.rel = sp.add("rel", self.ctas, kind="scalar", doc="every lane of CTA c that has not exited "
+                                "waits: release it (0/1)", stage="writeback")
         ctaR = self.ctaR = sp.add("ctaR", self.ctas, kind="scalar", doc="CTA c's parity is 1 (0/1)", stage="writeback")
         for c in self.ctas:
             M1.step(a, {sums[(c, "wait")]: 1.0, sums[(c, "run")]: -20.0}, 0.5, {rel[c]: 1.0})

@@ -105,7 +105,7 @@ class WritebackBuilder:
 
     def build(self) -> None:
         self.terminator()
-        self.barriers = BarrierBuilder(self.sp, self.L, self.cfg, self.sched.end)
+        self.barriers = BarrierBuilder(self.sp, self.L, self.cfg, self.sched.end, self.term_bar)
         self.barriers.build()
         self.bookkeeping()
         self.staging()
@@ -219,7 +219,7 @@ class WritebackBuilder:
         table in the module docstring), one concept per method, called in the order their groups and
         neurons are allocated (the circuit digest depends on that order)."""
         self.L[self.sched.end].heads += self._pc_file()
-        self.barriers.per_cta()
+        self.barriers.per_cta(self.pc_run)
         self._serial_turn()
         self._current_record()
         self._pending()
