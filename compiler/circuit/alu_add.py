@@ -60,7 +60,7 @@ def _ch(lane: int, i: int) -> tuple[int, int]:
 
 
 def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
-                  is_add: int, is_sub: int, prefix: str, carry_out: Group | None = None) -> None:
+                  is_add: int, is_sub: int, prefix: str, carry_out: Group | None = None) -> dict[str, Group]:
     """``out += (a + b) mod 2**32`` if ``is_add``, ``(a − b) mod 2**32`` if ``is_sub``, else nothing.
 
     ``layers``: three consecutive layers (their MLPs are used). ``is_add`` / ``is_sub``:
@@ -137,3 +137,4 @@ def build_add_sub(layers: list[LayerSpec], space: Space, anchor: int, a: Group, 
             if carry_out is not None and flag == is_sub:  # subtract: carry out = [a >= b] unsigned
                 wrap[carry_out[lane]] = 1.0
             flag_step(L3, anchor, x7, 15.5 - k0, wrap, flag)
+    return {"g": g, "p": p, "c": c}

@@ -22,7 +22,10 @@ BITCOUNT = ("popc", "clz", "brev")
 
 
 def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
-                flags: dict[str, int], lanes: int) -> None:
+                flags: dict[str, int], lanes: int) -> list[Group]:
+    """``out += op(a, b)`` for the op whose flag is set (and, or, xor, not; popc, clz, brev in the
+    fourth layer). Returns its banks (``logic.hi``, ``logic.b1``): the caller clears them when the
+    slot is done."""
     L1, L2, L3 = layers[:3]
     L4 = layers[3] if len(layers) > 3 else L3  # popc/clz/brev (the bits are still there one layer on)
     binary = {flags[n]: 1.0 for n in ("and", "or", "xor", *BITCOUNT)}
@@ -79,7 +82,4 @@ def build_logic(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b:
     L3.writes.append(out.name)
     L4.reads += [a.name, hi.name, b1.name]  # popc, clz, brev: the bits of a
     L4.writes.append(out.name)
-
-
-def logic_banks(space: Space) -> list[Group]:
-    return [space["logic.hi"], space["logic.b1"]]
+    return [hi, b1]

@@ -24,7 +24,7 @@ SHIFTS = ("shl", "shr.u", "shr.s")
 
 
 def build_shifts(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b: Group, out: Group,
-                 flags: dict[str, int], lanes: int) -> None:
+                 flags: dict[str, int], lanes: int) -> dict[str, Group]:
     a_ = anchor
     L1, L2, L3 = layers
     any_shift = {flags[n]: 1.0 for n in SHIFTS}
@@ -110,7 +110,4 @@ def build_shifts(layers: list[LayerSpec], space: Space, anchor: int, a: Group, b
                     [t.name, q.name]), (L3, [t.name, q.name, ge.name, big.name], [out.name])):
         L.reads += r
         L.writes += w
-
-
-def shift_banks(space: Space) -> list[Group]:
-    return [space[n] for n in ("shift.ge", "shift.b0", "shift.big", "shift.t", "shift.q")]
+    return {"ge": ge, "b0": b0, "big": big, "t": t, "q": q}

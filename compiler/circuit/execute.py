@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from compiler.circuit.alu_add import build_add_sub
 from compiler.circuit.alu_mul import DEPTH as MUL_DEPTH, MUL_OPS, build_mul
-from compiler.circuit.alu_logic import BITCOUNT, LOGIC, build_logic, logic_banks
+from compiler.circuit.alu_logic import BITCOUNT, LOGIC, build_logic
 from compiler.circuit.alu_shift import SHIFTS, build_shifts
 from compiler.circuit.alu_warp import SHUFFLES, VOTES, WarpOps
 from compiler.circuit.layers import GAIN, LayerSpec, Lin, lin
@@ -318,14 +318,16 @@ class SlotBuilder:
         cmp = sp.shared("cmp", [(l, k) for l in range(self.lanes) for k in ("C", "sa", "sb", "X")], kind="scalar",
                         doc="setp: carry out of a - b (a >= b unsigned), signs of a and b, sign a xor sign b (bank)",
                         stage="execute")
-        build_add_sub(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], total, ops["add-like"], ops["sub-like"], "add",
-                      carry_out=sp.shared("cmp.C", range(self.lanes), kind="scalar", doc="setp: carry out of a - b "
-                                          "(bank)", stage="execute"))
+        self.total, self.cmp = total, cmp
+        self.carry_out = sp.shared("cmp.C", range(self.lanes), kind="scalar", doc="setp: carry out of a - b (bank)",
+                                   stage="execute")
+        self.adder = build_add_sub(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], total, ops["add-like"],
+                                   ops["sub-like"], "add", carry_out=self.carry_out)
         self.predicates(s, B, vals, total, cmp)
-        build_shifts(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
-                     {n: ops[n] for n in SHIFTS}, self.lanes)
-        build_logic(self.L[B + 1:B + 5], sp, a, vals["a"], vals["b"], self.results[s],
-                    {n: ops[n] for n in (*LOGIC, *BITCOUNT)}, self.lanes)
+        self.shifter = build_shifts(self.L[B + 1:B + 4], sp, a, vals["a"], vals["b"], self.results[s],
+                                    {n: ops[n] for n in SHIFTS}, self.lanes)
+        self.logic = build_logic(self.L[B + 1:B + 5], sp, a, vals["a"], vals["b"], self.results[s],
+                                 {n: ops[n] for n in (*LOGIC, *BITCOUNT)}, self.lanes)
         sgn = self.sign_groups(s)
         build_mul(self.L[B + 1:B + 1 + MUL_DEPTH], sp, a, vals["a"], vals["b"], sgn["a"], sgn["b"], self.results[s],
                   {n: ops[n] for n in MUL_OPS}, self.lanes)
@@ -349,11 +351,11 @@ class SlotBuilder:
         on predicates (operands a and b from two more predicate ports, or forwarded)."""
         sp, a = self.sp, self.a
         ops = self.ops[s]
-        C = sp["cmp.C"]
+        C = self.carry_out
         pres = sp.add(f"pr.{s}", range(self.lanes), kind="scalar", doc=f"slot {s}: predicate result (setp), 0/1",
                       stage="execute")
         self.pred_results.append(pres)
-        Pv = sp.shared("Pv", range(self.lanes), kind="scalar", doc="selp: the predicate operand c, 0/1 (bank)",
+        Pv = self.pv = sp.shared("Pv", range(self.lanes), kind="scalar", doc="selp: the predicate operand c, 0/1 (bank)",
                        stage="decode")
         src = self.src["c"]
         # predicate file read (B+1 mixer): rows = predicates, one value head per lane
@@ -438,7 +440,7 @@ class SlotBuilder:
         of two digits — bounded sums, exact in bfloat16 too."""
         sp, a = self.sp, self.a
         B = self.sched.mux(s)
-        total, ops = sp["sum"], self.ops[s]
+        total, ops = self.total, self.ops[s]
         lanes = range(self.lanes)
         vals = self.operand_groups(s)
         # B + 3 mixer: the window's base (the mixer is free there); its MLP: the carry out of nibble 0
@@ -453,7 +455,7 @@ class SlotBuilder:
             q[const_row(f"lbase.{w}", warps)] = (0, and_form({ops["local"]: 1.0, xw[w]: 1.0}, a))
         C = self.L[B + 3]
         C.heads.append(constants_file(sp, f"mbase.{s}", const_rows(warps), self.lanes, q, base))
-        g = sp["add.g"]
+        g = self.adder["g"]
         for lane in lanes:  # nibble 0 of a + b is a0 + b0 − 16·g0 (an add: no carry in)
             x = {vals["a"][(lane, 0)]: 1.0, vals["b"][(lane, 0)]: 1.0, g[(lane, 0)]: -16.0, base[(lane, 0)]: 1.0}
             C.flag_step(a, x, 15.5, {carry[lane]: 1.0}, {ops["shared"]: 1.0, ops["local"]: 1.0})
@@ -483,11 +485,12 @@ class SlotBuilder:
         # the slot's operand, adder, sum and window banks are free again: cleared in the layer after
         # their last reader, or later where that layer is lighter (B + 5; every next writer comes
         # after it, and a shuffle still reads operand a there)
-        self.L[B + 2].clear(a, sp["shift.b0"])
-        for grp in (sp["add.g"], sp["add.p"], sp["add.c"], sp["shift.t"], sp["shift.q"]):
+        shift = self.shifter
+        self.L[B + 2].clear(a, shift["b0"])
+        for grp in (self.adder["g"], self.adder["p"], self.adder["c"], shift["t"], shift["q"]):
             self.L[B + 3].clear(a, grp)
-        for grp in (*vals.values(), *self.sign_groups(s).values(), total, sp["shift.ge"], sp["shift.big"], *logic_banks(sp),
-                    sp["cmp"], sp["cmp.C"], sp["Pv"], base, carry):
+        for grp in (*vals.values(), *self.sign_groups(s).values(), total, shift["ge"], shift["big"], *self.logic,
+                    self.cmp, self.carry_out, self.pv, base, carry):
             self.L[B + 5].clear(a, grp)
         W.reads += ["sum", "mb", "mb.c"]
         W.writes.append("word")
