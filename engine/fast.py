@@ -72,6 +72,19 @@ class SparseMatrix:
         self.cpu = None
         if device.type == "cpu":  # scipy's CSR matrix-vector kernel, called without its Python wrapper
             self.cpu = (crow.numpy(), col.numpy(), val.numpy())
+        self._columns: tuple[torch.Tensor, ...] | None = None
+
+    def columns(self) -> tuple[torch.Tensor, ...]:
+        """The same matrix by columns (column pointers, rows, values: int32, int32, float32), made once
+        per matrix: the C step's form (engine/native.py)."""
+        if self._columns is None:
+            import scipy.sparse
+
+            crow, col, val = (t.cpu().numpy() for t in self.csr)
+            c = scipy.sparse.csr_matrix((val, col, crow), shape=self.shape).tocsc()
+            self._columns = tuple(torch.from_numpy(np.ascontiguousarray(a.astype(d))) for a, d in
+                                  ((c.indptr, np.int32), (c.indices, np.int32), (c.data, np.float32)))
+        return self._columns
 
     @staticmethod
     def parts(w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

@@ -21,8 +21,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse
 import torch
 
 SOURCE = Path(__file__).with_name("fast_step.c")
@@ -107,19 +105,15 @@ def _ptr(t: torch.Tensor, keep: list) -> int:
 
 def _csc(m, keep: list) -> Csc:
     """A SparseMatrix by columns (the C step skips the columns whose input is 0)."""
-    crow, col, val = m.cpu
-    c = scipy.sparse.csr_matrix((val, col, crow), shape=m.shape).tocsc()
-    parts = [torch.from_numpy(np.ascontiguousarray(a)) for a in (c.indptr.astype(np.int32), c.indices.astype(np.int32),
-                                                                 c.data.astype(np.float32))]
-    return Csc(m.shape[0], m.shape[1], *(_ptr(t, keep) for t in parts))
+    return Csc(m.shape[0], m.shape[1], *(_ptr(t, keep) for t in m.columns()))
 
 
 class Step:
     """The C parameters of one layer's one-token step (pointers into FastModel's tensors, which
     ``keep`` holds alive) and the scratch it needs."""
 
-    def __init__(self, kind: str, params: ctypes.Structure, keep: list, scratch: int):
-        self.kind, self.params, self.keep, self.scratch = kind, params, keep, scratch
+    def __init__(self, params: ctypes.Structure, keep: list, scratch: int):
+        self.params, self.keep, self.scratch = params, keep, scratch
         self.ref = ctypes.byref(params)
 
 
@@ -131,11 +125,11 @@ def deltanet(m, norm, hidden: int, bf16: bool) -> Step:
     p = DeltaNetParams(int(bf16), hidden, norm.eps, f(norm.scale), _csc(m.proj, keep), K, C, f(m.conv), H, m.n_key,
                        dk, dv, _ptr(m.key_of.to(torch.int64).contiguous(), keep), float(m.dk ** 0.5), float(m.dv),
                        m.eps, f(m.neg_rate), f(m.dt_bias), int(m.no_decay), f(m.norm_w), _csc(m.out, keep))
-    return Step("deltanet", p, keep, 2 * hidden + m.proj.shape[0] + 2 * C + H * dv + 2 * dv + 2 * dk + 16)
+    return Step(p, keep, 2 * hidden + m.proj.shape[0] + 2 * C + H * dv + 2 * dv + 2 * dk + 16)
 
 
 def mlp(m, norm, hidden: int, bf16: bool) -> Step:
     keep: list = []
     p = MlpParams(int(bf16), hidden, norm.eps, _ptr(norm.scale.float().contiguous(), keep), _csc(m.gate_up, keep),
                   m.n, _csc(m.down, keep))
-    return Step("mlp", p, keep, 2 * hidden + 3 * m.n + 16)
+    return Step(p, keep, 2 * hidden + 3 * m.n + 16)
